@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - a first-in first-out store of bits.
+ *
+ * Extractors append the fair bits they make, the sampler takes them in the
+ * order they came. Bit i of the stream is bit (i % 64) of word i / 64 of the
+ * ring: least significant bit first.
+ */
+#ifndef _FAIRDIE_POOL_H
+#define _FAIRDIE_POOL_H
+
+#include "fd_shim.h"
+
+#define FD_POOL_WORDS	256			/* 2 KiB */
+#define FD_POOL_BITS	(FD_POOL_WORDS * 64)
+
+/**
+ * struct fd_pool - a ring of bits
+ * @word: the ring
+ * @head: stream index (mod FD_POOL_BITS) of the oldest bit held
+ * @count: how many bits are held
+ */
+struct fd_pool {
+	u64 word[FD_POOL_WORDS];
+	u32 head;
+	u32 count;
+};
+
+static inline void fd_pool_clear(struct fd_pool *p)
+{
+	p->head = 0;
+	p->count = 0;
+}
+
+static inline u32 fd_pool_room(const struct fd_pool *p)
+{
+	return FD_POOL_BITS - p->count;
+}
+
+/**
+ * fd_pool_put() - append the @n low bits of @bits, least significant first
+ * @p: the pool, with at least @n bits of room
+ * @bits: the bits; those above @n are ignored
+ * @n: how many, 0..64
+ */
+static inline void fd_pool_put(struct fd_pool *p, u64 bits, unsigned int n)
+{
+	u32 tail = (p->head + p->count) % FD_POOL_BITS;
+	u32 w = tail / 64, s = tail % 64;
+
+	if (FD_WARN_ON(n > 64 || n > fd_pool_room(p)) || !n)
+		return;
+	bits = fd_low_bits(bits, n);
+	p->word[w] = fd_low_bits(p->word[w], s) | (bits << s);
+	if (s + n > 64)
+		p->word[(w + 1) % FD_POOL_WORDS] = bits >> (64 - s);
+	p->count += n;
+}
+
+/**
+ * fd_pool_take() - remove the @n oldest bits
+ * @p: the pool, holding at least @n bits
+ * @n: how many, 0..64
+ *
+ * Return: the bits, the oldest in bit 0.
+ */
+static inline u64 fd_pool_take(struct fd_pool *p, unsigned int n)
+{
+	u32 w = p->head / 64, s = p->head % 64;
+	u64 v;
+
+	if (FD_WARN_ON(n > 64 || n > p->count) || !n)
+		return 0;
+	v = p->word[w] >> s;
+	if (s + n > 64)
+		v |= p->word[(w + 1) % FD_POOL_WORDS] << (64 - s);
+	p->head = (p->head + n) % FD_POOL_BITS;
+	p->count -= n;
+	return fd_low_bits(v, n);
+}
+
+#endif /* _FAIRDIE_POOL_H */
