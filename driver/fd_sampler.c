@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - exact uniform sampler with randomness recycling.
+ *
+ * Invariant: Z is uniform on [0, M) and independent of every roll already
+ * returned. Appending a fair bit keeps it (2Z + b is uniform on [0, 2M)).
+ * With Q = M div n: conditioned on Z < Q n, the pair (Z mod n, Z div n) is
+ * uniform on [0, n) x [0, Q), so the roll is exact and Z div n is a fresh
+ * uniform state on [0, Q); conditioned on Z >= Q n, Z - Q n is uniform on
+ * [0, M - Q n). Without recycling the target of M is n itself, M stays below
+ * 2n, Q is 1, and this is the Fast Dice Roller.
+ */
+
+#include "fd_sampler.h"
+
+/**
+ * fd_sampler_init_precision() - set up a sampler with a chosen target
+ * @s: the sampler
+ * @sides: number of faces, at least 1
+ * @recycle: keep the leftover uniform state between rolls
+ * @precision: log2 of the target of M when recycling, at least
+ *	fls64(@sides) and at most 127; values up to 63 use 64-bit arithmetic.
+ *	Small values let the tests enumerate every bit string.
+ */
+void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
+			       unsigned int precision)
+{
+	FD_WARN_ON(!sides || precision > 127 || precision < fls64(sides));
+	memset(s, 0, sizeof(*s));
+	s->sides = sides ? sides : 1;
+	s->recycle = recycle;
+	s->precision = precision;
+	if (!(s->sides & (s->sides - 1)))
+		s->pow2_bits = fls64(s->sides) - 1;
+	/* Without recycling M stays below 2 sides. */
+	s->large = recycle ? precision > 63 : s->sides > (1ULL << 62);
+	s->m = 1;
+}
+
+/**
+ * fd_sampler_init() - set up a sampler for @sides faces
+ * @s: the sampler
+ * @sides: number of faces, at least 1
+ * @recycle: keep the leftover uniform state between rolls (the default)
+ */
+void fd_sampler_init(struct fd_sampler *s, u64 sides, bool recycle)
+{
+	fd_sampler_init_precision(s, sides, recycle,
+				  sides <= FD_SAMPLER_SMALL_MAX ?
+				  FD_SAMPLER_PRECISION_SMALL :
+				  FD_SAMPLER_PRECISION_LARGE);
+}
+
+/**
+ * fd_sampler_reset() - drop the uniform state, keeping the configuration
+ * @s: the sampler
+ */
+void fd_sampler_reset(struct fd_sampler *s)
+{
+	s->z = 0;
+	s->m = 1;
+}
+
+static fd_u128 fd_sampler_target(const struct fd_sampler *s)
+{
+	return s->recycle ? (fd_u128)1 << s->precision : s->sides;
+}
+
+/**
+ * fd_sampler_wants() - whether the state takes one more digit of @base
+ * @s: the sampler
+ * @base: the base of the next digit (2 for a bit)
+ *
+ * Return: true while M is below its target and M * @base cannot overflow.
+ */
+bool fd_sampler_wants(const struct fd_sampler *s, u64 base)
+{
+	fd_u128 max;
+	u64 rem;
+
+	if (s->large)
+		max = fd_div128(~(fd_u128)0, base, &rem);
+	else
+		max = ~0ULL / base;
+	return s->m < fd_sampler_target(s) && s->m <= max;
+}
+
+/**
+ * fd_sampler_absorb() - append one uniform digit to the state
+ * @s: the sampler, for which fd_sampler_wants(@s, @base) is true
+ * @digit: a uniform digit in [0, @base)
+ * @base: its base, at least 2
+ *
+ * Used by userspace to feed rolls of a fair die of any size; the read path
+ * appends whole runs of bits in fd_sampler_roll() instead.
+ */
+void fd_sampler_absorb(struct fd_sampler *s, u64 digit, u64 base)
+{
+	if (FD_WARN_ON(digit >= base))
+		return;
+	s->z = s->z * base + digit;
+	s->m *= base;
+}
+
+/* One accept/reject step on a 64-bit state that reached its target. */
+static bool fd_sampler_step64(struct fd_sampler *s, u64 *out)
+{
+	u64 n = s->sides, z = s->z, m = s->m, q = m / n;
+
+	if (z < q * n) {
+		*out = z % n;
+		s->z = z / n;
+		s->m = q;
+		return true;
+	}
+	s->z = z - q * n;
+	s->m = m - q * n;
+	return false;
+}
+
+/* The same with 128 bits: Q n is M minus the remainder of M by n. */
+static bool fd_sampler_step128(struct fd_sampler *s, u64 *out)
+{
+	u64 r, zr;
+	fd_u128 q = fd_div128(s->m, s->sides, &r);
+
+	if (s->z < s->m - r) {
+		s->z = fd_div128(s->z, s->sides, &zr);
+		s->m = q;
+		*out = zr;
+		return true;
+	}
+	s->z -= s->m - r;
+	s->m = r;
+	return false;
+}
+
+/**
+ * fd_sampler_try() - try one roll from the state alone
+ * @s: the sampler
+ * @out: the roll, in [0, sides), when the step accepts
+ *
+ * Return: true and *@out set on accept; false on reject or when the state
+ * has not reached its target (the caller then absorbs more digits).
+ */
+bool fd_sampler_try(struct fd_sampler *s, u64 *out)
+{
+	bool ok;
+
+	if (s->sides == 1) {
+		*out = 0;
+		return true;
+	}
+	if (s->m < fd_sampler_target(s))
+		return false;
+	ok = s->large ? fd_sampler_step128(s, out) : fd_sampler_step64(s, out);
+	if (ok && !s->recycle)
+		fd_sampler_reset(s);
+	return ok;
+}
+
+/* How many bits take M from its value to its target (M below target). */
+static unsigned int fd_sampler_deficit(const struct fd_sampler *s)
+{
+	unsigned int have;
+
+	if (s->recycle) {
+		have = s->large ? (s->m >> 64 ? 64 + fls64(s->m >> 64) :
+				   fls64(s->m)) : fls64(s->m);
+		return s->precision + 1 - have;
+	}
+	/* The Fast Dice Roller doubles M until it reaches sides. */
+	have = 0;
+	while ((s->m << have) < s->sides)
+		have++;
+	return have;
+}
+
+/**
+ * fd_sampler_roll() - roll once, taking fair bits from @fair as needed
+ * @s: the sampler
+ * @fair: fair bits; the sampler takes what it needs, in order
+ * @out: the roll, in [0, sides)
+ *
+ * Return: true and *@out set when a roll is complete. False when @fair ran
+ * dry first: the bits taken are kept in the state, nothing is lost, and the
+ * call is simply repeated once @fair has been refilled.
+ */
+bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
+{
+	unsigned int k;
+	u64 bits;
+
+	if (s->sides == 1) {
+		*out = 0;
+		return true;
+	}
+	/* A power of two is a plain run of bits: nothing to reject. */
+	if (s->pow2_bits) {
+		if (fair->count < s->pow2_bits)
+			return false;
+		*out = fd_pool_take(fair, s->pow2_bits);
+		s->bits += s->pow2_bits;
+		return true;
+	}
+	for (;;) {
+		if (s->m < fd_sampler_target(s)) {
+			k = fd_sampler_deficit(s);
+			if (k > fair->count)
+				k = fair->count;
+			while (k) {
+				unsigned int c = k > 64 ? 64 : k;
+
+				bits = fd_pool_take(fair, c);
+				if (s->large) {
+					s->z = (s->z << c) | bits;
+					s->m <<= c;
+				} else {
+					s->z = ((u64)s->z << (c - 1) << 1) | bits;
+					s->m = (u64)s->m << (c - 1) << 1;
+				}
+				s->bits += c;
+				k -= c;
+			}
+			if (s->m < fd_sampler_target(s))
+				return false;
+		}
+		if (fd_sampler_try(s, out))
+			return true;
+	}
+}
