@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - continuous health tests of a raw bit source (NIST SP 800-90B
+ * section 4.4): the repetition count test, the adaptive proportion test, and
+ * a check for a 64-bit word repeated verbatim.
+ */
+#ifndef _FAIRDIE_HEALTH_H
+#define _FAIRDIE_HEALTH_H
+
+#include "fd_shim.h"
+
+/* Window of the adaptive proportion test, in bits (SP 800-90B, binary). */
+#define FD_APT_WINDOW		1024
+/* log2 of the false alarm probability aimed at, per bit or window. */
+#define FD_HEALTH_ALPHA_LOG2	64
+/* Bits tested and discarded before a source's first use (SP 800-90B 4.3). */
+#define FD_STARTUP_BITS		1024
+
+/**
+ * enum fd_health_result - outcome of the tests on one word
+ * @FD_HEALTH_OK: no test failed
+ * @FD_HEALTH_RCT: a run of identical bits reached the cutoff
+ * @FD_HEALTH_APT: one value filled too much of a window
+ * @FD_HEALTH_WORD: a 64-bit word repeated the previous one
+ */
+enum fd_health_result {
+	FD_HEALTH_OK = 0,
+	FD_HEALTH_RCT,
+	FD_HEALTH_APT,
+	FD_HEALTH_WORD,
+};
+
+/**
+ * struct fd_health - cutoffs and running state of the tests
+ * @rct_cutoff: a run of this many identical bits fails
+ * @apt_cutoff: this many bits equal to a window's first bit fail
+ * @check_words: compare each word with the previous one
+ * @run: length of the current run of identical bits
+ * @run_bit: value of that run
+ * @apt_seen: bits of the current window seen so far
+ * @apt_count: how many of them equal its first bit
+ * @apt_bit: the first bit of the window
+ * @have_last: @last_word holds a word
+ * @last_word: the previous word
+ */
+struct fd_health {
+	u32 rct_cutoff;
+	u32 apt_cutoff;
+	bool check_words;
+	u32 run;
+	u8 run_bit;
+	u32 apt_seen;
+	u32 apt_count;
+	u8 apt_bit;
+	bool have_last;
+	u64 last_word;
+};
+
+void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
+		    bool check_words);
+void fd_health_restart(struct fd_health *h);
+enum fd_health_result fd_health_word(struct fd_health *h, u64 w);
+
+#endif /* _FAIRDIE_HEALTH_H */
