@@ -24,16 +24,16 @@
 #else /* userspace */
 
 #include <assert.h>
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
 
 #ifndef likely
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -68,7 +68,8 @@ static inline unsigned int hweight64(u64 x)
 #error "fairdie needs a 64-bit compiler with unsigned __int128"
 #endif
 
-typedef unsigned __int128 fd_u128;
+/* 128-bit arithmetic; a macro, as kernel style wants no new typedefs. */
+#define fd_u128 unsigned __int128
 
 /* The @n low bits of a word (n <= 64). */
 static inline u64 fd_low_bits(u64 x, unsigned int n)
