@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - Peres' iterated von Neumann extractor.
+ *
+ * Raw bits are gathered into blocks of FD_PERES_BLOCK_BITS; each full block
+ * is turned into fair bits at once, which are then handed out to a pool at
+ * most FD_PERES_MAX_OUT at a time. See fd_peres.c for the algorithm.
+ */
+#ifndef _FAIRDIE_PERES_H
+#define _FAIRDIE_PERES_H
+
+#include "fd_shim.h"
+#include "fd_pool.h"
+
+/* Raw bits per block: longer blocks lose less entropy at their ends. */
+#define FD_PERES_BLOCK_BITS	32768
+/* Levels of recursion in the stream: enough to exhaust a block. */
+#define FD_PERES_DEPTH		16
+/* The deepest recursion fd_peres_block() accepts. */
+#define FD_PERES_MAX_DEPTH	16
+/* The most bits one call hands to a pool. */
+#define FD_PERES_MAX_OUT	8192
+
+/* Words fd_peres_block() needs for @nbits input bits ... */
+#define FD_PERES_IN_WORDS(nbits)	(((nbits) + 63) / 64)
+/* ... for its output ... */
+#define FD_PERES_OUT_WORDS(nbits)	(((nbits) + 63) / 64)
+/* ... and for its scratch. */
+#define FD_PERES_SCRATCH_WORDS(nbits)	((((nbits) / 2) + 63) / 64)
+
+/**
+ * struct fd_peres - the state of one Peres stream
+ * @raw: the block being gathered; clobbered when it is extracted
+ * @scratch: working space of the extraction
+ * @out: the fair bits of the last block
+ * @nraw: raw bits gathered in @raw
+ * @nout: fair bits in @out
+ * @opos: how many of them were handed out already
+ *
+ * Everything lives here: no pointers, no allocation; fd_peres_block() uses
+ * about 600 bytes of stack besides.
+ */
+struct fd_peres {
+	u64 raw[FD_PERES_IN_WORDS(FD_PERES_BLOCK_BITS)];
+	u64 scratch[FD_PERES_SCRATCH_WORDS(FD_PERES_BLOCK_BITS)];
+	u64 out[FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS)];
+	u32 nraw;
+	u32 nout;
+	u32 opos;
+};
+
+/**
+ * fd_peres_pending() - fair bits extracted but not handed out yet
+ * @st: the stream
+ *
+ * Return: how many; fd_peres_drain() hands them out.
+ */
+static inline u32 fd_peres_pending(const struct fd_peres *st)
+{
+	return st->nout - st->opos;
+}
+
+unsigned int fd_peres_block(u64 *in, unsigned int nbits, unsigned int depth,
+			    u64 *scratch, u64 *out);
+void fd_peres_init(struct fd_peres *st);
+unsigned int fd_peres_drain(struct fd_peres *st, struct fd_pool *out);
+unsigned int fd_peres_feed(struct fd_peres *st, u64 raw, struct fd_pool *out);
+
+#endif /* _FAIRDIE_PERES_H */
