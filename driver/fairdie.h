@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - exactly fair dice from the CPU's hardware random number generator
+ *
+ * Definitions shared by the files of the module (not by userspace: that is
+ * uapi/linux/fairdie.h, and the algorithms under driver/fd_*.c).
+ */
+#ifndef _FAIRDIE_H
+#define _FAIRDIE_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/fairdie.h>
+
+#include "fd_dijkstra.h"
+#include "fd_health.h"
+#include "fd_peres.h"
+#include "fd_pool.h"
+#include "fd_sampler.h"
+#include "fd_sim.h"
+#include "fd_vn.h"
+
+/* Output staged for userspace: at most this many bytes per refill. */
+#define FAIRDIE_STAGE_BYTES	512
+
+/**
+ * struct fairdie_file - everything one open file of /dev/fairdie owns
+ * @lock: serialises readers and ioctls of the file
+ * @sides: number of faces
+ * @extractor: enum fairdie_extractor
+ * @source: enum fairdie_source, resolved (never FAIRDIE_SRC_AUTO)
+ * @format: enum fairdie_format
+ * @width: bytes per roll in the binary format
+ * @failed: the health tests failed; reads fail with EIO until RESET
+ * @startup_words: words still to test and discard before first use
+ * @sim_cfg: the simulated coin as set by FAIRDIE_IOC_SET_SIM
+ * @sim: its generator
+ * @health: continuous health tests of the raw source bits
+ * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
+ * @sampler: the exact sampler
+ * @peres: Peres' extractor state
+ * @dijkstra: Dijkstra's roulette state
+ * @stage: output made but not yet copied to userspace
+ * @stage_pos: first byte of @stage not yet copied
+ * @stage_len: bytes held in @stage
+ * @stats: the counters of FAIRDIE_IOC_GET_STATS
+ * @crng: words of the kernel CRNG fetched in one call, not used yet
+ * @crng_pos: the next word of @crng to use; all used at
+ *	ARRAY_SIZE(@crng)
+ */
+struct fairdie_file {
+	struct mutex lock;	/* protects every field below */
+	u64 sides;
+	u32 extractor;
+	u32 source;
+	u32 format;
+	u32 width;
+	bool failed;
+	u32 startup_words;
+	struct fairdie_sim sim_cfg;
+	struct fd_sim sim;
+	struct fd_health health;
+	struct fd_pool pool;
+	struct fd_sampler sampler;
+	struct fd_peres peres;
+	struct fd_dijkstra dijkstra;
+	u8 stage[FAIRDIE_STAGE_BYTES] __aligned(8);
+	u32 stage_pos;
+	u32 stage_len;
+	struct fairdie_stats stats;
+	u64 crng[32];
+	u32 crng_pos;
+};
+
+/**
+ * struct fairdie_counters - device-wide counters shown in sysfs
+ * @source_bits: raw bits taken from any source by any open file
+ * @outputs: rolls made
+ * @health_failures: health test failures
+ * @source_failures: reads that gave up because the source did not deliver
+ * @open_files: files open now
+ * @failed_files: open files whose health tests failed
+ */
+struct fairdie_counters {
+	atomic64_t source_bits;
+	atomic64_t outputs;
+	atomic64_t health_failures;
+	atomic64_t source_failures;
+	atomic_t open_files;
+	atomic_t failed_files;
+};
+
+extern struct fairdie_counters fairdie_counters;
+
+/* source.c */
+u32 fairdie_sources_present(void);
+u32 fairdie_source_resolve(u32 source);
+const char *fairdie_source_name(u32 source);
+int fairdie_source_parse(const char *name);
+int fairdie_source_word(struct fairdie_file *f, bool nonblock, u64 *word);
+int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
+
+/* hwrng.c */
+int fairdie_hwrng_register(u32 source, u16 quality);
+void fairdie_hwrng_unregister(void);
+const char *fairdie_hwrng_state(void);
+
+#endif /* _FAIRDIE_H */

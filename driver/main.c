@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - exactly fair dice from the CPU's hardware random number generator
+ *
+ * /dev/fairdie is a misc device. Each open file picks its number of sides,
+ * extractor, source and output format with ioctls, and every read returns
+ * rolls that are exactly uniform:
+ *
+ *   source -> health tests -> extractor -> fair bits -> exact sampler -> format
+ *
+ * The extractors, the sampler and the health tests are freestanding files
+ * (driver/fd_*.c) shared with the userspace tests that prove them exact.
+ * This file holds the device: module parameters, open files, the ioctls,
+ * the read path and sysfs. See Documentation/userspace-api/fairdie.rst.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "fairdie.h"
+
+struct fairdie_counters fairdie_counters;
+
+/* ---------------------------------------------------------------------
+ * Module parameters: the configuration a new open file starts with.
+ */
+
+static unsigned long long sides = 6;
+module_param(sides, ullong, 0444);
+MODULE_PARM_DESC(sides, "Default number of sides, 1..2^64-1 (default 6)");
+
+static char *extractor = "vn";
+module_param(extractor, charp, 0444);
+MODULE_PARM_DESC(extractor,
+		 "Default extractor: vn, peres, dijkstra or none (default vn)");
+
+static char *source = "auto";
+module_param(source, charp, 0444);
+MODULE_PARM_DESC(source,
+		 "Default source: auto, rdseed, rdrand or crng (default auto)");
+
+static char *hwrng = "auto";
+module_param(hwrng, charp, 0444);
+MODULE_PARM_DESC(hwrng,
+		 "Feed the kernel's entropy pool: auto (rdseed if present, else off), off, rdseed or rdrand (default auto)");
+
+static ushort hwrng_quality = 1000;
+module_param(hwrng_quality, ushort, 0444);
+MODULE_PARM_DESC(hwrng_quality,
+		 "Entropy credited per 1024 bits fed to the pool, 0..1024 (default 1000)");
+
+static const char * const fairdie_extractor_names[FAIRDIE_EXT_COUNT] = {
+	[FAIRDIE_EXT_VN] = "vn",
+	[FAIRDIE_EXT_PERES] = "peres",
+	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
+	[FAIRDIE_EXT_NONE] = "none",
+};
+
+/* Defaults parsed from the parameters at load time. */
+static u32 fairdie_default_extractor;
+static u32 fairdie_default_source;
+/* The hwrng source, or FAIRDIE_SRC_AUTO for none. */
+static u32 fairdie_hwrng_source;
+
+static int fairdie_parse_name(const char *s, const char * const *names,
+			      int count)
+{
+	int i = __sysfs_match_string(names, count, s);
+
+	return i < 0 ? -EINVAL : i;
+}
+
+/* ---------------------------------------------------------------------
+ * The pipeline of one open file.
+ */
+
+/* Refill the pool up to this many bits at a time, to amortise the calls. */
+#define FAIRDIE_REFILL_BITS	2048
+
+static u32 fairdie_width(u64 n)
+{
+	u64 max = n - 1;
+
+	if (max <= U8_MAX)
+		return 1;
+	if (max <= U16_MAX)
+		return 2;
+	if (max <= U32_MAX)
+		return 4;
+	return 8;
+}
+
+static bool fairdie_extractor_ok(u32 ext, u64 n)
+{
+	return ext != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(n);
+}
+
+/* Most fair bits one raw word can add to the pool. */
+static u32 fairdie_max_burst(u32 ext)
+{
+	return ext == FAIRDIE_EXT_PERES ? FD_PERES_MAX_OUT : 64;
+}
+
+/*
+ * Discard every bit and partial roll in flight, so that the next roll is
+ * made from the current configuration only. Statistics are kept.
+ */
+static void fairdie_flush(struct fairdie_file *f)
+{
+	lockdep_assert_held(&f->lock);
+
+	f->stats.sampler_bits += f->sampler.bits;
+	fd_pool_clear(&f->pool);
+	fd_sampler_init(&f->sampler, f->sides, true);
+	fd_peres_init(&f->peres);
+	if (f->extractor == FAIRDIE_EXT_DIJKSTRA)
+		fd_dijkstra_init(&f->dijkstra, f->sides);
+	f->width = fairdie_width(f->sides);
+	f->stage_pos = 0;
+	f->stage_len = 0;
+	f->crng_pos = ARRAY_SIZE(f->crng);
+}
+
+static void fairdie_set_failed(struct fairdie_file *f, bool failed)
+{
+	if (f->failed == failed)
+		return;
+	f->failed = failed;
+	if (failed)
+		atomic_inc(&fairdie_counters.failed_files);
+	else
+		atomic_dec(&fairdie_counters.failed_files);
+}
+
+/*
+ * Restart the source: clear the failure latch, re-arm the health tests
+ * for the source's claimed entropy and its startup test, and restart the
+ * simulated coin from its seed.
+ */
+static void fairdie_restart_source(struct fairdie_file *f)
+{
+	lockdep_assert_held(&f->lock);
+
+	fairdie_set_failed(f, false);
+	if (f->source == FAIRDIE_SRC_SIM)
+		fd_health_init(&f->health, f->sim_cfg.p1_num,
+			       f->sim_cfg.p1_den, false);
+	else
+		fd_health_init(&f->health, 1, 2, true);
+	f->startup_words = FD_STARTUP_BITS / 64;
+	fd_sim_restart(&f->sim);
+}
+
+static const char * const fairdie_health_names[] = {
+	[FD_HEALTH_OK] = "ok",
+	[FD_HEALTH_RCT] = "repetition count",
+	[FD_HEALTH_APT] = "adaptive proportion",
+	[FD_HEALTH_WORD] = "repeated word",
+};
+
+static int fairdie_health_failed(struct fairdie_file *f,
+				 enum fd_health_result r)
+{
+	f->stats.health_failures++;
+	atomic64_inc(&fairdie_counters.health_failures);
+	fairdie_set_failed(f, true);
+	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
+			    fairdie_source_name(f->source),
+			    fairdie_health_names[r], task_pid_nr(current));
+	return -EIO;
+}
+
+/*
+ * Take one raw word that passed the health tests, after the startup test
+ * (the first FD_STARTUP_BITS bits of a source are tested and discarded).
+ */
+static int fairdie_raw_word(struct fairdie_file *f, bool nonblock, u64 *w)
+{
+	enum fd_health_result r;
+	int err;
+
+	do {
+		err = fairdie_source_word(f, nonblock, w);
+		if (err)
+			return err;
+		f->stats.source_bits += 64;
+
+		/* The kernel CRNG is a DRBG: no noise source to test. */
+		if (f->source != FAIRDIE_SRC_CRNG) {
+			r = fd_health_word(&f->health, *w);
+			if (r != FD_HEALTH_OK)
+				return fairdie_health_failed(f, r);
+		}
+	} while (f->startup_words && f->startup_words--);
+	return 0;
+}
+
+/* Take one raw word and pass it through the extractor into the pool. */
+static int fairdie_feed_word(struct fairdie_file *f, bool nonblock)
+{
+	u64 w, fair;
+	u32 n;
+	int err;
+
+	err = fairdie_raw_word(f, nonblock, &w);
+	if (err)
+		return err;
+
+	switch (f->extractor) {
+	case FAIRDIE_EXT_VN:
+		n = fd_vn_word(w, &fair);
+		fd_pool_put(&f->pool, fair, n);
+		break;
+	case FAIRDIE_EXT_PERES:
+		n = fd_peres_feed(&f->peres, w, &f->pool);
+		break;
+	case FAIRDIE_EXT_NONE:
+		fd_pool_put(&f->pool, w, 64);
+		n = 64;
+		break;
+	default:
+		/* DIJKSTRA rolls straight from the raw bits. */
+		fd_pool_put(&f->pool, w, 64);
+		n = 0;
+		break;
+	}
+	f->stats.extracted_bits += n;
+	return 0;
+}
+
+/*
+ * Add bits to the pool. Bounded: a source that gives no usable bits fails
+ * its health tests (a stuck or absurdly biased one) or stays silent (EIO).
+ */
+static int fairdie_refill(struct fairdie_file *f, bool nonblock)
+{
+	u32 burst = fairdie_max_burst(f->extractor);
+	u32 before = f->pool.count;
+	int err;
+
+	do {
+		/* Fair bits of a finished Peres block go first. */
+		if (f->extractor == FAIRDIE_EXT_PERES &&
+		    fd_peres_pending(&f->peres)) {
+			f->stats.extracted_bits +=
+				fd_peres_drain(&f->peres, &f->pool);
+			continue;
+		}
+		err = fairdie_feed_word(f, nonblock);
+		if (err)
+			return err;
+	} while (f->pool.count == before ||
+		 (f->pool.count < FAIRDIE_REFILL_BITS &&
+		  fd_pool_room(&f->pool) >= burst));
+	return 0;
+}
+
+static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
+{
+	int err;
+
+	for (;;) {
+		if (f->extractor == FAIRDIE_EXT_DIJKSTRA) {
+			if (fd_dijkstra_roll(&f->dijkstra, &f->pool, out))
+				return 0;
+		} else if (fd_sampler_roll(&f->sampler, &f->pool, out)) {
+			return 0;
+		}
+		err = fairdie_refill(f, nonblock);
+		if (err)
+			return err;
+	}
+}
+
+static void fairdie_put_binary(u8 *dst, u64 v, u32 width)
+{
+	u8 v8 = v;
+	u16 v16 = v;
+	u32 v32 = v;
+
+	switch (width) {
+	case 1:
+		memcpy(dst, &v8, 1);
+		break;
+	case 2:
+		memcpy(dst, &v16, 2);
+		break;
+	case 4:
+		memcpy(dst, &v32, 4);
+		break;
+	default:
+		memcpy(dst, &v, 8);
+		break;
+	}
+}
+
+/*
+ * Rolls of 8, 16 or 32 bits (256, 65536 or 2^32 sides) in the binary format
+ * are fair bits as they are: stage them a word at a time.
+ */
+static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
+			       size_t room, u64 *made)
+{
+	u64 w;
+	int err;
+
+	if (f->extractor == FAIRDIE_EXT_DIJKSTRA ||
+	    f->sampler.pow2_bits != 8 * f->width)
+		return 0;
+	/* The CRNG with no extractor: its bytes are the rolls. */
+	if (f->extractor == FAIRDIE_EXT_NONE &&
+	    f->source == FAIRDIE_SRC_CRNG && !f->pool.count) {
+		size_t n = room / sizeof(w) * sizeof(w);
+
+		get_random_bytes(f->stage, n);
+		f->stage_len = n;
+		f->stats.source_bits += 8 * n;
+		f->stats.extracted_bits += 8 * n;
+		f->sampler.bits += 8 * n;
+		*made += n / f->width;
+	}
+	while (f->stage_len + sizeof(w) <= room) {
+		if (f->pool.count >= 64) {
+			w = fd_pool_take(&f->pool, 64);
+		} else if (f->extractor == FAIRDIE_EXT_NONE && !f->pool.count) {
+			/* Nothing buffered: straight from the source. */
+			err = fairdie_raw_word(f, nonblock, &w);
+			if (err)
+				return err;
+			f->stats.extracted_bits += 64;
+		} else {
+			err = fairdie_refill(f, nonblock);
+			if (err)
+				return err;
+			continue;
+		}
+		memcpy(f->stage + f->stage_len, &w, sizeof(w));
+		f->stage_len += sizeof(w);
+		f->sampler.bits += 64;
+		*made += sizeof(w) / f->width;
+	}
+	return 0;
+}
+
+/*
+ * Stage new output for userspace: whole binary rolls up to @want bytes, or
+ * text lines until @want bytes or the stage is nearly full. Stops early on
+ * an error, keeping what was made.
+ */
+static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
+{
+	size_t room = sizeof(f->stage);
+	u64 v, made = 0;
+	int err = 0;
+
+	f->stage_pos = 0;
+	f->stage_len = 0;
+	if (f->format == FAIRDIE_FMT_BINARY) {
+		room = min(room, want) / f->width * f->width;
+		err = fairdie_stage_words(f, nonblock, room, &made);
+	}
+	while (!err && f->stage_len < room) {
+		/* A text line needs up to 21 bytes, and scnprintf() a NUL. */
+		if (f->format == FAIRDIE_FMT_TEXT &&
+		    (f->stage_len >= want || room - f->stage_len < 22))
+			break;
+		err = fairdie_roll(f, nonblock, &v);
+		if (err)
+			break;
+		made++;
+		if (f->format == FAIRDIE_FMT_BINARY) {
+			fairdie_put_binary(f->stage + f->stage_len, v,
+					   f->width);
+			f->stage_len += f->width;
+		} else {
+			f->stage_len += scnprintf(f->stage + f->stage_len,
+						  room - f->stage_len,
+						  "%llu\n", v + 1);
+		}
+	}
+	f->stats.outputs += made;
+	atomic64_add(made, &fairdie_counters.outputs);
+	return err;
+}
+
+/* ---------------------------------------------------------------------
+ * File operations.
+ */
+
+static int fairdie_open(struct inode *inode, struct file *file)
+{
+	struct fairdie_file *f;
+
+	/* Like /dev/hwrng: there is nothing to write. */
+	if (file->f_mode & FMODE_WRITE)
+		return -EINVAL;
+
+	f = kvzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	mutex_lock(&f->lock);
+	f->sides = sides;
+	f->extractor = fairdie_default_extractor;
+	f->source = fairdie_source_resolve(fairdie_default_source);
+	f->format = FAIRDIE_FMT_BINARY;
+	f->sim_cfg.p1_num = 1;
+	f->sim_cfg.p1_den = 2;
+	fd_sim_init(&f->sim, 0, 1, 2);
+	fairdie_flush(f);
+	fairdie_restart_source(f);
+	mutex_unlock(&f->lock);
+
+	file->private_data = f;
+	atomic_inc(&fairdie_counters.open_files);
+	return nonseekable_open(inode, file);
+}
+
+static int fairdie_release(struct inode *inode, struct file *file)
+{
+	struct fairdie_file *f = file->private_data;
+
+	fairdie_set_failed(f, false);
+	atomic_dec(&fairdie_counters.open_files);
+	mutex_destroy(&f->lock);
+	kvfree_sensitive(f, sizeof(*f));
+	return 0;
+}
+
+static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
+			    loff_t *ppos)
+{
+	struct fairdie_file *f = file->private_data;
+	bool nonblock = file->f_flags & O_NONBLOCK;
+	u64 bits_before;
+	size_t done = 0;
+	int err = 0;
+
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
+	bits_before = f->stats.source_bits;
+
+	if (f->failed) {
+		err = -EIO;
+		goto out_unlock;
+	}
+	if (f->format == FAIRDIE_FMT_BINARY && len % f->width) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+
+	while (done < len) {
+		size_t n, left;
+
+		if (f->stage_pos == f->stage_len) {
+			if (done && signal_pending(current))
+				break;
+			err = fairdie_stage(f, nonblock, len - done);
+			f->stats.sampler_bits += f->sampler.bits;
+			f->sampler.bits = 0;
+			if (!f->stage_len)
+				break;
+		}
+		n = min_t(size_t, len - done, f->stage_len - f->stage_pos);
+		left = copy_to_user(buf + done, f->stage + f->stage_pos, n);
+		n -= left;
+		/* Count whole rolls only: the rest is copied again. */
+		if (f->format == FAIRDIE_FMT_BINARY)
+			n -= n % f->width;
+		f->stage_pos += n;
+		done += n;
+		if (left) {
+			err = -EFAULT;
+			break;
+		}
+		if (err)
+			break;
+		cond_resched();
+	}
+
+out_unlock:
+	atomic64_add(f->stats.source_bits - bits_before,
+		     &fairdie_counters.source_bits);
+	mutex_unlock(&f->lock);
+	/* A partial read wins over the error that ended it. */
+	if (done)
+		return done;
+	if (err == -EINTR)
+		return -ERESTARTSYS;
+	return err;
+}
+
+static __poll_t fairdie_poll(struct file *file, poll_table *wait)
+{
+	struct fairdie_file *f = file->private_data;
+
+	/* Nothing to wait for: a healthy file is always readable. */
+	if (READ_ONCE(f->failed))
+		return EPOLLERR;
+	return EPOLLIN | EPOLLRDNORM;
+}
+
+/* ---------------------------------------------------------------------
+ * ioctls. Arguments are copied in before the lock is taken and checked in
+ * full before anything changes: a failed call changes nothing.
+ */
+
+static long fairdie_get_info(void __user *argp)
+{
+	struct fairdie_info info = {
+		.version = FAIRDIE_ABI_VERSION,
+		.sources = fairdie_sources_present(),
+		.extractors = BIT(FAIRDIE_EXT_VN) | BIT(FAIRDIE_EXT_PERES) |
+			      BIT(FAIRDIE_EXT_DIJKSTRA) | BIT(FAIRDIE_EXT_NONE),
+	};
+
+	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
+{
+	u64 n;
+
+	if (copy_from_user(&n, argp, sizeof(n)))
+		return -EFAULT;
+	if (!n)
+		return -EINVAL;
+
+	mutex_lock(&f->lock);
+	if (!fairdie_extractor_ok(f->extractor, n)) {
+		mutex_unlock(&f->lock);
+		return -EINVAL;
+	}
+	f->sides = n;
+	fairdie_flush(f);
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
+{
+	u32 ext;
+
+	if (copy_from_user(&ext, argp, sizeof(ext)))
+		return -EFAULT;
+	if (ext >= FAIRDIE_EXT_COUNT)
+		return -EINVAL;
+
+	mutex_lock(&f->lock);
+	if (!fairdie_extractor_ok(ext, f->sides)) {
+		mutex_unlock(&f->lock);
+		return -EINVAL;
+	}
+	f->extractor = ext;
+	fairdie_flush(f);
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static long fairdie_set_source(struct fairdie_file *f, void __user *argp)
+{
+	u32 src;
+
+	if (copy_from_user(&src, argp, sizeof(src)))
+		return -EFAULT;
+	if (src >= FAIRDIE_SRC_COUNT)
+		return -EINVAL;
+	if (!(fairdie_sources_present() & BIT(src)))
+		return -ENODEV;
+
+	mutex_lock(&f->lock);
+	f->source = fairdie_source_resolve(src);
+	fairdie_flush(f);
+	fairdie_restart_source(f);
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static long fairdie_set_format(struct fairdie_file *f, void __user *argp)
+{
+	u32 fmt;
+
+	if (copy_from_user(&fmt, argp, sizeof(fmt)))
+		return -EFAULT;
+	if (fmt >= FAIRDIE_FMT_COUNT)
+		return -EINVAL;
+
+	mutex_lock(&f->lock);
+	f->format = fmt;
+	/* Staged output is in the old format; the sampler state stays. */
+	f->stage_pos = 0;
+	f->stage_len = 0;
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static long fairdie_set_sim(struct fairdie_file *f, void __user *argp)
+{
+	struct fairdie_sim sim;
+	struct fd_sim coin;
+
+	if (copy_from_user(&sim, argp, sizeof(sim)))
+		return -EFAULT;
+	if (!fd_sim_init(&coin, sim.seed, sim.p1_num, sim.p1_den))
+		return -EINVAL;
+
+	mutex_lock(&f->lock);
+	f->sim_cfg = sim;
+	f->sim = coin;
+	if (f->source == FAIRDIE_SRC_SIM) {
+		fairdie_flush(f);
+		fairdie_restart_source(f);
+	}
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static long fairdie_reset(struct fairdie_file *f)
+{
+	mutex_lock(&f->lock);
+	fairdie_flush(f);
+	fairdie_restart_source(f);
+	memset(&f->stats, 0, sizeof(f->stats));
+	f->sampler.bits = 0;
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+/* GET_SIDES, GET_EXTRACTOR, GET_SOURCE, GET_FORMAT and GET_SIM. */
+static long fairdie_get_config(struct fairdie_file *f, unsigned int cmd,
+			       void __user *argp)
+{
+	union {
+		u64 sides;
+		u32 value;
+		struct fairdie_sim sim;
+	} u;
+
+	mutex_lock(&f->lock);
+	switch (cmd) {
+	case FAIRDIE_IOC_GET_SIDES:
+		u.sides = f->sides;
+		break;
+	case FAIRDIE_IOC_GET_EXTRACTOR:
+		u.value = f->extractor;
+		break;
+	case FAIRDIE_IOC_GET_SOURCE:
+		u.value = f->source;
+		break;
+	case FAIRDIE_IOC_GET_FORMAT:
+		u.value = f->format;
+		break;
+	default:
+		u.sim = f->sim_cfg;
+		break;
+	}
+	mutex_unlock(&f->lock);
+	/* The command encodes the size of its argument. */
+	return copy_to_user(argp, &u, _IOC_SIZE(cmd)) ? -EFAULT : 0;
+}
+
+static long fairdie_get_stats(struct fairdie_file *f, void __user *argp)
+{
+	struct fairdie_stats st;
+
+	mutex_lock(&f->lock);
+	st = f->stats;
+	st.sampler_bits += f->sampler.bits;
+	mutex_unlock(&f->lock);
+	return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+static long fairdie_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct fairdie_file *f = file->private_data;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case FAIRDIE_IOC_GET_INFO:
+		return fairdie_get_info(argp);
+	case FAIRDIE_IOC_SET_SIDES:
+		return fairdie_set_sides(f, argp);
+	case FAIRDIE_IOC_GET_SIDES:
+		return fairdie_get_config(f, cmd, argp);
+	case FAIRDIE_IOC_SET_EXTRACTOR:
+		return fairdie_set_extractor(f, argp);
+	case FAIRDIE_IOC_GET_EXTRACTOR:
+		return fairdie_get_config(f, cmd, argp);
+	case FAIRDIE_IOC_SET_SOURCE:
+		return fairdie_set_source(f, argp);
+	case FAIRDIE_IOC_GET_SOURCE:
+		return fairdie_get_config(f, cmd, argp);
+	case FAIRDIE_IOC_SET_FORMAT:
+		return fairdie_set_format(f, argp);
+	case FAIRDIE_IOC_GET_FORMAT:
+		return fairdie_get_config(f, cmd, argp);
+	case FAIRDIE_IOC_SET_SIM:
+		return fairdie_set_sim(f, argp);
+	case FAIRDIE_IOC_GET_SIM:
+		return fairdie_get_config(f, cmd, argp);
+	case FAIRDIE_IOC_GET_STATS:
+		return fairdie_get_stats(f, argp);
+	case FAIRDIE_IOC_RESET:
+		return fairdie_reset(f);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations fairdie_fops = {
+	.owner = THIS_MODULE,
+	.open = fairdie_open,
+	.release = fairdie_release,
+	.read = fairdie_read,
+	.poll = fairdie_poll,
+	.unlocked_ioctl = fairdie_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+/* ---------------------------------------------------------------------
+ * sysfs: /sys/class/misc/fairdie/, see Documentation/ABI/.
+ */
+
+static ssize_t source_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	u32 src = fairdie_source_resolve(fairdie_default_source);
+
+	return sysfs_emit(buf, "%s\n", fairdie_source_name(src));
+}
+static DEVICE_ATTR_RO(source);
+
+static ssize_t available_sources_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	u32 present = fairdie_sources_present();
+	int len = 0, i;
+
+	for (i = 0; i < FAIRDIE_SRC_COUNT; i++)
+		if (present & BIT(i))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     fairdie_source_name(i));
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(available_sources);
+
+static ssize_t health_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	int failed = atomic_read(&fairdie_counters.failed_files);
+
+	if (failed)
+		return sysfs_emit(buf, "failed %d\n", failed);
+	return sysfs_emit(buf, "ok\n");
+}
+static DEVICE_ATTR_RO(health);
+
+static ssize_t hwrng_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", fairdie_hwrng_state());
+}
+static DEVICE_ATTR_RO(hwrng);
+
+static ssize_t source_bits_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&fairdie_counters.source_bits));
+}
+static DEVICE_ATTR_RO(source_bits);
+
+static ssize_t outputs_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&fairdie_counters.outputs));
+}
+static DEVICE_ATTR_RO(outputs);
+
+static ssize_t health_failures_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&fairdie_counters.health_failures));
+}
+static DEVICE_ATTR_RO(health_failures);
+
+static ssize_t source_failures_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&fairdie_counters.source_failures));
+}
+static DEVICE_ATTR_RO(source_failures);
+
+static ssize_t open_files_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&fairdie_counters.open_files));
+}
+static DEVICE_ATTR_RO(open_files);
+
+static struct attribute *fairdie_attrs[] = {
+	&dev_attr_source.attr,
+	&dev_attr_available_sources.attr,
+	&dev_attr_health.attr,
+	&dev_attr_hwrng.attr,
+	&dev_attr_source_bits.attr,
+	&dev_attr_outputs.attr,
+	&dev_attr_health_failures.attr,
+	&dev_attr_source_failures.attr,
+	&dev_attr_open_files.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(fairdie);
+
+static struct miscdevice fairdie_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = KBUILD_MODNAME,
+	.fops = &fairdie_fops,
+	.mode = 0444,
+	.groups = fairdie_groups,
+};
+
+/* ---------------------------------------------------------------------
+ * Module load and unload.
+ */
+
+static int __init fairdie_parse_hwrng(void)
+{
+	u32 present = fairdie_sources_present();
+
+	if (hwrng_quality > 1024) {
+		pr_err("hwrng_quality=%u: at most 1024 bits per 1024\n",
+		       hwrng_quality);
+		return -EINVAL;
+	}
+	if (sysfs_streq(hwrng, "off")) {
+		fairdie_hwrng_source = FAIRDIE_SRC_AUTO;
+	} else if (sysfs_streq(hwrng, "auto")) {
+		fairdie_hwrng_source = present & BIT(FAIRDIE_SRC_RDSEED) ?
+				       FAIRDIE_SRC_RDSEED : FAIRDIE_SRC_AUTO;
+	} else if (sysfs_streq(hwrng, "rdseed") ||
+		   sysfs_streq(hwrng, "rdrand")) {
+		fairdie_hwrng_source = fairdie_source_parse(hwrng);
+		if (!(present & BIT(fairdie_hwrng_source))) {
+			pr_err("hwrng=%s: not available on this machine\n",
+			       hwrng);
+			return -ENODEV;
+		}
+	} else {
+		pr_err("hwrng=%s: not one of auto, off, rdseed, rdrand\n",
+		       hwrng);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int __init fairdie_parse_params(void)
+{
+	int ext, src;
+
+	if (!sides) {
+		pr_err("sides=0: a die needs at least one side\n");
+		return -EINVAL;
+	}
+	ext = fairdie_parse_name(extractor, fairdie_extractor_names,
+				 FAIRDIE_EXT_COUNT);
+	if (ext < 0) {
+		pr_err("extractor=%s: not one of vn, peres, dijkstra, none\n",
+		       extractor);
+		return -EINVAL;
+	}
+	if (!fairdie_extractor_ok(ext, sides)) {
+		pr_err("extractor=dijkstra needs sides whose prime factors are all <= 64, not %llu\n",
+		       sides);
+		return -EINVAL;
+	}
+	src = fairdie_source_parse(source);
+	if (src < 0) {
+		pr_err("source=%s: not one of auto, rdseed, rdrand, crng\n",
+		       source);
+		return -EINVAL;
+	}
+	if (!(fairdie_sources_present() & BIT(src))) {
+		pr_err("source=%s: not available on this machine\n", source);
+		return -ENODEV;
+	}
+	fairdie_default_extractor = ext;
+	fairdie_default_source = src;
+	return fairdie_parse_hwrng();
+}
+
+static int __init fairdie_init(void)
+{
+	int err;
+
+	err = fairdie_parse_params();
+	if (err)
+		return err;
+	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
+		err = fairdie_hwrng_register(fairdie_hwrng_source,
+					     hwrng_quality);
+		if (err) {
+			pr_err("cannot register the hwrng: %d\n", err);
+			return err;
+		}
+	}
+	err = misc_register(&fairdie_misc);
+	if (err) {
+		pr_err("cannot register /dev/%s: %d\n", KBUILD_MODNAME, err);
+		goto out_unregister_hwrng;
+	}
+	pr_info("ready: %llu sides, %s, source %s, hwrng %s\n", sides,
+		fairdie_extractor_names[fairdie_default_extractor],
+		fairdie_source_name(fairdie_source_resolve(fairdie_default_source)),
+		fairdie_hwrng_state());
+	return 0;
+
+out_unregister_hwrng:
+	fairdie_hwrng_unregister();
+	return err;
+}
+
+static void __exit fairdie_exit(void)
+{
+	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
+	misc_deregister(&fairdie_misc);
+	fairdie_hwrng_unregister();
+}
+
+module_init(fairdie_init);
+module_exit(fairdie_exit);
+
+MODULE_DESCRIPTION("Exactly fair dice from the CPU's hardware random number generator");
+MODULE_AUTHOR("The fairdie authors");
+MODULE_LICENSE("GPL");
