@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# fairdie - exactly fair dice from the CPU's hardware random number generator
+#
+#   make              the module (fairdie.ko, against KDIR) and the tools
+#   make deps         install every Debian package the project needs
+#   make check        every test: userspace proofs, tools, lint, docs,
+#                     the VM selftests on Debian's 6.1 and 6.12 kernels
+#   make vmtest       the VM selftests on one kernel (KVER=6.1 by default)
+#   make vmrun CMD='...' [VMFILES='a b'] [MODPARAMS='k=v ...'] [KVER=...]
+#   make demo         boot the VM and show real use
+#   make bench        the benchmarks
+#   make lint         checkpatch --strict, sparse, W=1, kernel-doc
+#   make install      module, udev rule, tool and man page (DESTDIR, PREFIX)
+#
+# The kernel build proper is driven by Kbuild (Documentation/kbuild/modules.rst).
+
+KRELEASE ?= $(shell tools/scripts/kernel.sh 2>/dev/null)
+KDIR ?= /lib/modules/$(KRELEASE)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+# The VM tests boot Debian's own kernel of this series.
+KVER ?= 6.1
+VM_RELEASE = $(shell tools/scripts/kernel.sh $(KVER))
+VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
+VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE)
+VM_TIMEOUT ?= 1200
+
+SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
+
+Q = @
+
+.PHONY: all modules tools selftests deps need-deps check test vmtest \
+	vmtest-all vmrun demo bench lint docs install uninstall clean
+
+all: modules tools
+
+modules: need-deps
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools: need-deps
+	$(MAKE) -C tools/cli
+	$(MAKE) -C selftests
+
+selftests: need-deps
+	$(MAKE) -C selftests
+
+# ---------------------------------------------------------------------
+# Dependencies: Debian packages only; installed when something is missing.
+
+deps:
+	tools/scripts/deps.sh install
+
+need-deps:
+	$(Q)tools/scripts/deps.sh check >/dev/null 2>&1 || tools/scripts/deps.sh install
+
+# ---------------------------------------------------------------------
+# Tests.
+
+# Userspace proofs of the shared algorithms and the tool's host-side tests.
+test: need-deps
+	$(MAKE) -C tools/test check
+	$(MAKE) -C tools/cli check
+
+# The module built for the VM's kernel, in a directory of its own so that
+# builds for several kernels do not clobber each other.
+vm-module: need-deps
+	$(Q)mkdir -p $(VM_MODDIR)
+	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
+	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
+
+vmtest: vm-module tools
+	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+		--bin selftests/fairdie_test --bin tools/fairdie \
+		--file tools/guest/vmtest.sh -- sh /root/vmtest.sh
+
+vmtest-all:
+	$(MAKE) vmtest KVER=6.1
+	$(MAKE) vmtest KVER=6.12
+
+vmrun: vm-module tools
+	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+		--modparams "$(MODPARAMS)" --bin tools/fairdie \
+		--bin selftests/fairdie_test \
+		$(foreach f,$(VMFILES),--file $(f)) -- '$(CMD)'
+
+demo: vm-module tools
+	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+		--modparams "$(MODPARAMS)" --bin tools/fairdie \
+		--file tools/guest/demo.sh -- sh /root/demo.sh
+
+check: need-deps
+	$(MAKE) test
+	$(MAKE) lint
+	$(MAKE) vmtest-all
+	@echo "make check: all passed"
+
+bench: need-deps
+	$(MAKE) -C tools/bench run
+
+# ---------------------------------------------------------------------
+# Lint: zero findings from each tool.
+
+KSRC = $(shell tools/scripts/ksrc.sh)
+LINT_C = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h
+
+lint: need-deps
+	tools/scripts/lint.sh $(KDIR)
+
+# ---------------------------------------------------------------------
+# Install on a real host.
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR))
+	install -D -m 0755 tools/fairdie $(DESTDIR)$(PREFIX)/bin/fairdie
+	install -D -m 0644 tools/cli/fairdie.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1
+	install -D -m 0644 tools/udev/60-fairdie.rules \
+		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules
+	install -D -m 0644 uapi/linux/fairdie.h \
+		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h
+	$(if $(DESTDIR),,depmod -a $(KRELEASE))
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C tools/test clean
+	-$(MAKE) -C tools/cli clean
+	-$(MAKE) -C selftests clean
+	rm -rf .build/mod-*

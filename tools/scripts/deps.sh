@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh check|install - the Debian packages fairdie needs, and nothing else.
+#
+# Build: gcc, make, perl, Debian's 6.1 kernel headers; the 6.12 kernel
+# (image and headers, from bookworm-security) for the second VM run.
+# linux-source-6.1 provides checkpatch.pl, kernel-doc and the kselftest
+# harness, unpacked at build time. The VM: qemu-system-x86, busybox-static,
+# Debian's kernel image. Tests and docs: sparse, rng-tools5, ent, dieharder,
+# python3-docutils, gnuplot-nox.
+set -eu
+
+PKGS="gcc make perl libc6-dev cpio xz-utils kmod bc
+linux-headers-amd64 linux-image-amd64 linux-source-6.1
+qemu-system-x86 busybox-static sparse rng-tools5 ent dieharder
+python3-docutils gnuplot-nox groff-base"
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+missing() {
+	for p in $PKGS; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed' || echo "$p"
+	done
+	"$here/kernel.sh" 6.12 >/dev/null 2>&1 || echo "kernel-6.12"
+}
+
+case ${1:-check} in
+check)
+	m=$(missing)
+	if [ -n "$m" ]; then
+		echo "deps: missing:" $m >&2
+		exit 1
+	fi
+	echo "deps: all present"
+	;;
+install)
+	m=$(missing)
+	if [ -z "$m" ]; then
+		echo "deps: all present"
+		exit 0
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing:" $m "- run 'sudo make deps'" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	pkgs=$(echo "$m" | grep -v '^kernel-6.12$' || true)
+	if echo "$m" | grep -q '^kernel-6.12$'; then
+		# The versioned packages behind Debian's 6.12 meta-package.
+		hdr=$(apt-cache depends linux-headers-6.12-amd64 |
+			sed -n 's/.*Depends: \(linux-headers-6\.12\.[^ ]*-amd64\)$/\1/p' |
+			head -n 1)
+		if [ -z "$hdr" ]; then
+			echo "deps: Debian's 6.12 kernel is not in the package lists" >&2
+			exit 1
+		fi
+		rel=${hdr#linux-headers-}
+		pkgs="$pkgs $hdr linux-image-$rel-unsigned"
+	fi
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $pkgs
+	;;
+*)
+	echo "usage: deps.sh check|install" >&2
+	exit 2
+	;;
+esac

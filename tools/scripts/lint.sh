@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh KDIR - zero findings or failure, from each of: checkpatch.pl
+# --strict, sparse (C=2) in a W=1 build, and kernel-doc. The kernel's own
+# scripts are taken from Debian's linux-source-6.1 (tools/scripts/ksrc.sh).
+set -eu
+
+kdir=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ksrc=$("$top/tools/scripts/ksrc.sh")
+cd "$top"
+files="$(ls driver/*.c driver/*.h) uapi/linux/fairdie.h"
+status=0
+
+echo "lint: checkpatch --strict"
+# shellcheck disable=SC2086
+if ! perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet \
+	--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files; then
+	status=1
+fi
+
+echo "lint: kernel-doc"
+# shellcheck disable=SC2086
+out=$(perl "$ksrc/scripts/kernel-doc" -none $files 2>&1 || true)
+if [ -n "$out" ]; then
+	echo "$out"
+	status=1
+fi
+
+echo "lint: sparse (C=2) and W=1"
+build=$top/.build/lint
+rm -rf "$build"
+mkdir -p "$build"
+cp -r Kbuild driver uapi "$build/"
+out=$(make -C "$kdir" M="$build" C=2 W=1 modules 2>&1) || {
+	echo "$out"
+	status=1
+}
+# Any warning or error from the compiler or sparse is a finding.
+found=$(echo "$out" | grep -E 'warning:|error:|note:' || true)
+if [ -n "$found" ]; then
+	echo "$found"
+	status=1
+fi
+
+[ $status = 0 ] && echo "lint: no findings"
+exit $status
