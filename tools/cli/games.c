@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - shuffling, craps and roulette with exact rolls.
+ */
+
+#include "cli.h"
+#include "games.h"
+
+/**
+ * fdc_shuffle() - permute @perm uniformly (Durstenfeld's Fisher-Yates)
+ * @dev: where the rolls come from
+ * @perm: the items
+ * @n: how many
+ *
+ * For i = n - 1 down to 1, swap item i with item j, j a roll of a die with
+ * i + 1 sides. The n! sequences of rolls map one to one onto the n!
+ * permutations, so an exact die gives an exactly uniform permutation.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
+{
+	u32 i, tmp;
+	u64 j;
+
+	for (i = n ? n - 1 : 0; i >= 1; i--) {
+		if (fdc_dev_rolls(dev, (u64)i + 1, &j, 1))
+			return -1;
+		tmp = perm[i];
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
+	return 0;
+}
+
+/**
+ * fdc_craps_outcome() - the rules of craps applied to throws of two dice
+ * @throws: the totals of successive throws, 2..12
+ * @n: how many there are
+ * @used: how many the game took
+ *
+ * The come-out throw wins on 7 or 11 and loses on 2, 3 or 12; any other
+ * total is the point, and the shooter throws until the point (win) or a 7
+ * (loss).
+ *
+ * Return: 1 for a win, 0 for a loss, -1 if the game needs more throws.
+ */
+int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used)
+{
+	unsigned int point;
+	size_t i;
+
+	*used = 0;
+	if (!n)
+		return -1;
+	*used = 1;
+	switch (throws[0]) {
+	case 7:
+	case 11:
+		return 1;
+	case 2:
+	case 3:
+	case 12:
+		return 0;
+	}
+	point = throws[0];
+	for (i = 1; i < n; i++) {
+		*used = i + 1;
+		if (throws[i] == point)
+			return 1;
+		if (throws[i] == 7)
+			return 0;
+	}
+	return -1;
+}
+
+/**
+ * fdc_craps_game() - play one game of craps with two d6 per throw
+ * @dev: where the rolls come from
+ * @win: whether the shooter won
+ * @dice: incremented by the number of dice thrown
+ * @trace: if not NULL, the throws are written there, e.g. "4+6 3+3 5+5 win"
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace)
+{
+	unsigned int throws[2];
+	u64 d[2];
+	size_t used;
+	int outcome;
+
+	/* Only the come-out throw and the latest one decide the game. */
+	for (used = 0;; ) {
+		if (fdc_dev_rolls(dev, 6, d, 2))
+			return -1;
+		*dice += 2;
+		throws[used ? 1 : 0] = (unsigned int)(d[0] + d[1] + 2);
+		if (trace)
+			fprintf(trace, "%s%llu+%llu", used ? " " : "",
+				(unsigned long long)d[0] + 1,
+				(unsigned long long)d[1] + 1);
+		outcome = fdc_craps_outcome(throws, used ? 2 : 1, &used);
+		if (outcome >= 0)
+			break;
+	}
+	*win = outcome;
+	if (trace)
+		fputs(outcome ? " win" : " lose", trace);
+	return 0;
+}
+
+/**
+ * fdc_roulette_colour() - the colour of a pocket of the European wheel
+ * @pocket: 0..36
+ *
+ * Return: FDC_GREEN for 0; in 1..10 and 19..28 odd numbers are red, in
+ * 11..18 and 29..36 even numbers are red; the others are black.
+ */
+enum fdc_colour fdc_roulette_colour(unsigned int pocket)
+{
+	bool odd = pocket & 1;
+
+	if (!pocket)
+		return FDC_GREEN;
+	if ((pocket >= 1 && pocket <= 10) || (pocket >= 19 && pocket <= 28))
+		return odd ? FDC_RED : FDC_BLACK;
+	return odd ? FDC_BLACK : FDC_RED;
+}
+
+/**
+ * fdc_colour_name() - "green", "red" or "black"
+ * @colour: the colour
+ *
+ * Return: its name.
+ */
+const char *fdc_colour_name(enum fdc_colour colour)
+{
+	switch (colour) {
+	case FDC_RED:
+		return "red";
+	case FDC_BLACK:
+		return "black";
+	default:
+		return "green";
+	}
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie tool - games on the device: shuffling, craps, roulette.
+ */
+#ifndef _FAIRDIE_CLI_GAMES_H
+#define _FAIRDIE_CLI_GAMES_H
+
+#include <stdio.h>
+
+#include "device.h"
+
+/* P(win) at craps is 244/495 (TAOCP 3.6 exercise 3). */
+#define FDC_CRAPS_WIN_NUM	244
+#define FDC_CRAPS_WIN_DEN	495
+
+/* Pockets of the European wheel: 0 to 36. */
+#define FDC_ROULETTE_POCKETS	37
+
+enum fdc_colour {
+	FDC_GREEN,
+	FDC_RED,
+	FDC_BLACK,
+};
+
+int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n);
+int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace);
+int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used);
+enum fdc_colour fdc_roulette_colour(unsigned int pocket);
+const char *fdc_colour_name(enum fdc_colour colour);
+
+#endif /* _FAIRDIE_CLI_GAMES_H */

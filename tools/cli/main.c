@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - exactly fair dice from /dev/fairdie, and fair output from your
+ * own loaded die. See fairdie(1).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/**
+ * struct fdc_command - a subcommand
+ * @name: what the user types
+ * @run: runs it with argv[0] == @name; returns the exit status
+ * @summary: one line for the main help
+ */
+struct fdc_command {
+	const char *name;
+	int (*run)(struct fdc_config *cfg, int argc, char **argv);
+	const char *summary;
+};
+
+static const struct fdc_command fdc_commands[] = {
+	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 2d10x, d%" },
+	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of 1..N, or of the lines of stdin" },
+	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495" },
+	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)" },
+	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die" },
+	{ "config", fdc_cmd_config, "show the settings, the module defaults, what is offered" },
+	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample" },
+	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll" },
+};
+
+static const char fdc_main_help[] =
+"Usage: fairdie [OPTION]... COMMAND [ARG]...\n"
+"Exactly fair dice from /dev/fairdie: the CPU's hardware random number\n"
+"generator, debiased in the kernel and turned into rolls by exact rejection\n"
+"sampling. Every face has probability exactly 1/sides.\n"
+"\n"
+"Commands:\n";
+
+static const char fdc_main_tail[] =
+"\n"
+"Run 'fairdie COMMAND --help' for the options of a command.\n"
+"\n"
+"Options:\n"
+"  -V, --version           show the version and exit\n";
+
+static const struct option fdc_main_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void fdc_main_usage(void)
+{
+	char text[2048];
+	size_t n, i;
+
+	n = snprintf(text, sizeof(text), "%s", fdc_main_help);
+	for (i = 0; i < ARRAY_SIZE(fdc_commands) && n < sizeof(text); i++)
+		n += snprintf(text + n, sizeof(text) - n, "  %-10s %s\n",
+			      fdc_commands[i].name, fdc_commands[i].summary);
+	if (n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, "%s", fdc_main_tail);
+	fdc_help(text);
+}
+
+int main(int argc, char **argv)
+{
+	struct fdc_config cfg;
+	const char *name;
+	size_t i;
+	int c;
+
+	fdc_config_init(&cfg);
+	/* Messages name the program "fairdie" whatever its path. */
+	argv[0] = "fairdie";
+	while ((c = fdc_getopt(&cfg, argc, argv, "+hV", fdc_main_opts)) != -1) {
+		switch (c) {
+		case 'h':
+			fdc_main_usage();
+			return fdc_finish_output();
+		case 'V':
+			printf("fairdie %s (device ABI %d)\n", FDC_VERSION,
+			       FAIRDIE_ABI_VERSION);
+			return fdc_finish_output();
+		default:
+			return FDC_EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		fdc_err("no command given (try 'fairdie --help')");
+		return FDC_EXIT_USAGE;
+	}
+	name = argv[optind];
+	if (!strcmp(name, "help")) {
+		if (optind + 1 == argc) {
+			fdc_main_usage();
+			return fdc_finish_output();
+		}
+		/* "fairdie help roll" is "fairdie roll --help". */
+		name = argv[optind + 1];
+		argv[optind] = argv[optind + 1];
+		argv[optind + 1] = "--help";
+		for (i = 0; i < ARRAY_SIZE(fdc_commands); i++)
+			if (!strcmp(name, fdc_commands[i].name))
+				return fdc_commands[i].run(&cfg, 2, argv + optind);
+	}
+	for (i = 0; i < ARRAY_SIZE(fdc_commands); i++)
+		if (!strcmp(name, fdc_commands[i].name))
+			return fdc_commands[i].run(&cfg, argc - optind,
+						   argv + optind);
+	fdc_err("unknown command '%s' (try 'fairdie --help')", name);
+	return FDC_EXIT_USAGE;
+}

@@ -1,0 +1,297 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_cli.sh FAIRDIE FAIRDIE_FAKE - the fairdie command line, on the host.
+#
+# FAIRDIE is the tool as shipped; FAIRDIE_FAKE the same sources built with
+# the stand-in device ("--device fake:SEED"), so that roll, shuffle, craps
+# and roulette run without the module. Ends with "N passed, N failed".
+set -u
+
+bin=$1
+fake=$2
+man=$(dirname "$0")/fairdie.1
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() {
+	passed=$((passed + 1))
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL: $*"
+	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
+}
+
+# t WANT_STATUS DESCRIPTION CMD... : run CMD with stdin from $tmp/in,
+# output in $tmp/out and $tmp/err; check its exit status.
+t() {
+	want=$1
+	desc=$2
+	shift 2
+	[ -f "$tmp/in" ] || : >"$tmp/in"
+	"$@" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		pass
+		return 0
+	fi
+	fail "$desc: exit status $got, want $want"
+	return 1
+}
+
+# has FILE TEXT DESCRIPTION: FILE contains the fixed string TEXT
+has() {
+	if grep -qF -- "$2" "$1"; then
+		pass
+	else
+		fail "$3: '$2' not in $(basename "$1"): $(head -c 300 "$1")"
+	fi
+}
+
+# same A B DESCRIPTION
+same() {
+	if [ "$1" = "$2" ]; then
+		pass
+	else
+		fail "$3: got '$1', want '$2'"
+	fi
+}
+
+# range FILE LO HI COUNT DESCRIPTION: COUNT lines, each an integer in LO..HI
+range() {
+	if awk -v lo="$2" -v hi="$3" -v n="$4" '
+		!/^-?[0-9]+$/ || $1 < lo || $1 > hi { bad = 1 }
+		END { exit bad || NR != n }' "$1"; then
+		pass
+	else
+		fail "$5: lines not $4 integers in $2..$3: $(head -c 200 "$1")"
+	fi
+}
+
+input() {
+	printf "$@" >"$tmp/in"
+}
+
+commands="roll shuffle craps roulette extract config stats bench"
+
+# --- help and usage -------------------------------------------------------
+t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"
+for c in $commands; do
+	t 0 "$c --help" "$bin" "$c" --help &&
+		has "$tmp/out" "Usage: fairdie $c" "$c --help"
+	t 0 "help $c" "$bin" help "$c" &&
+		has "$tmp/out" "Usage: fairdie $c" "help $c"
+	has "$tmp/out" "--device=PATH" "$c --help lists the global options"
+done
+t 0 "--version" "$bin" --version && has "$tmp/out" "fairdie 1.0" "--version"
+t 2 "no command" "$bin" && has "$tmp/err" "no command given" "no command"
+t 2 "unknown command" "$bin" frobnicate &&
+	has "$tmp/err" "fairdie: unknown command 'frobnicate'" "unknown command"
+t 2 "unknown option" "$bin" roll --bogus 3d6 &&
+	has "$tmp/err" "fairdie: roll: unrecognized option '--bogus' (try 'fairdie roll --help')" \
+		"unknown option"
+t 2 "missing value" "$bin" roll 3d6 -n &&
+	has "$tmp/err" "option '-n' needs a value" "missing value"
+t 2 "bad count" "$bin" roll -n 0 d6 &&
+	has "$tmp/err" "invalid COUNT '0'" "bad count"
+t 2 "count with junk" "$bin" roll -n 12x d6 &&
+	has "$tmp/err" "invalid COUNT '12x'" "count with junk"
+t 2 "bad source" "$bin" --source=bogus roll &&
+	has "$tmp/err" "invalid --source 'bogus'" "bad source"
+t 2 "bad extractor" "$bin" roll --extractor=xor &&
+	has "$tmp/err" "invalid --extractor 'xor'" "bad extractor"
+t 2 "bad sides" "$bin" --sides=0 roll && has "$tmp/err" "invalid --sides" "bad sides"
+t 2 "bad sim" "$bin" --sim=1:3/2 roll && has "$tmp/err" "invalid --sim" "bad sim"
+
+# --- expressions are checked before the device is opened ------------------
+t 2 "bad expression" "$bin" roll 4d6q &&
+	has "$tmp/err" "fairdie: roll: bad expression '4d6q': unexpected 'q' at position 4" \
+		"bad expression"
+t 2 "too many dice" "$bin" roll 1000001d6 &&
+	has "$tmp/err" "too many dice" "too many dice"
+t 2 "explode forever" "$bin" roll d6x1 &&
+	has "$tmp/err" "explode forever" "explode forever"
+
+# --- the real device, absent or wrong -------------------------------------
+t 1 "missing device" "$bin" --device="$tmp/nodev" roll 3d6 &&
+	same "$(cat "$tmp/err")" \
+		"fairdie: $tmp/nodev: No such file or directory (is the module loaded? try 'sudo modprobe fairdie')" \
+		"missing device message"
+: >"$tmp/file"
+t 1 "not a device" "$bin" roll d6 --device="$tmp/file" &&
+	has "$tmp/err" "not a fairdie device" "not a device"
+t 1 "stats without device" "$bin" --device="$tmp/nodev" stats
+t 1 "config without device" "$bin" --device="$tmp/nodev" config
+
+# --- roll, on the stand-in device -----------------------------------------
+f="--device=fake:1"
+t 0 "3d6" "$fake" $f roll 3d6 -n 500 && range "$tmp/out" 3 18 500 "3d6"
+if awk '{ s += $1 } END { exit !(s / NR > 10 && s / NR < 11) }' "$tmp/out"; then
+	pass
+else
+	fail "3d6 mean outside 10..11"
+fi
+t 0 "d20+4" "$fake" roll d20+4 -n 200 $f && range "$tmp/out" 5 24 200 "d20+4"
+t 0 "d%" "$fake" $f roll 'd%' -n 300 && range "$tmp/out" 1 100 300 "d%"
+t 0 "2d10x" "$fake" $f roll 2d10x -n 300 &&
+	range "$tmp/out" 2 100000 300 "2d10x"
+t 0 "sides" "$fake" $f --sides=20 roll -n 100 && range "$tmp/out" 1 20 100 "--sides 20"
+t 0 "default d6" "$fake" $f roll -n 100 && range "$tmp/out" 1 6 100 "roll"
+t 0 "joined arguments" "$fake" $f roll 2d6 + 3 -n 50 &&
+	range "$tmp/out" 5 15 50 "2d6 + 3"
+t 0 "subtraction" "$fake" $f roll 'd4-10' -n 50 &&
+	range "$tmp/out" -9 -6 50 "d4-10"
+t 0 "4d6k3 -v" "$fake" $f roll -v 4d6k3 -n 100
+# "13<TAB>4d6k3[6 4 3 (1)]": the total is the sum of the kept dice.
+if awk -F '\t' '{
+		d = $2; sub(/^4d6k3\[/, "", d); sub(/\]$/, "", d)
+		n = split(d, f, " "); s = 0; kept = 0; dropped = 0
+		for (i = 1; i <= n; i++)
+			if (f[i] ~ /^\(/) dropped++; else { s += f[i]; kept++ }
+		if (s != $1 || kept != 3 || dropped != 1 || n != 4) bad = 1
+	} END { exit bad || NR != 100 }' "$tmp/out"; then
+	pass
+else
+	fail "4d6k3 -v: totals do not match the kept dice: $(head -n 3 "$tmp/out")"
+fi
+
+# --- shuffle --------------------------------------------------------------
+t 0 "shuffle 100" "$fake" $f shuffle 100 &&
+	same "$(sort -n "$tmp/out" | tr '\n' ' ')" "$(seq 1 100 | tr '\n' ' ')" \
+		"shuffle 100 is a permutation"
+if [ "$(cat "$tmp/out" | tr '\n' ' ')" != "$(seq 1 100 | tr '\n' ' ')" ]; then
+	pass
+else
+	fail "shuffle 100 left everything in place"
+fi
+t 0 "shuffle 0" "$fake" $f shuffle 0 && same "$(cat "$tmp/out")" "" "shuffle 0"
+input 'one\ntwo words\n\nthree\nlast, no newline'
+t 0 "shuffle -" "$fake" $f shuffle - &&
+	same "$(sort "$tmp/out" | tr '\n' '|')" "|last, no newline|one|three|two words|" \
+		"shuffle - keeps the lines"
+rm -f "$tmp/in"
+t 2 "shuffle abc" "$fake" $f shuffle abc && has "$tmp/err" "invalid N 'abc'" "shuffle abc"
+t 2 "shuffle without N" "$fake" $f shuffle
+
+# --- craps and roulette ---------------------------------------------------
+t 0 "craps" "$fake" $f craps -n 5000 &&
+	has "$tmp/out" "exact: 0.492929 (244/495)" "craps exact value"
+if awk -F ': ' '$1 == "win fraction" { ok = $2 > 0.45 && $2 < 0.54 }
+		$1 == "games" { games = $2 } END { exit !(ok && games == 5000) }' \
+		"$tmp/out"; then
+	pass
+else
+	fail "craps win fraction: $(cat "$tmp/out")"
+fi
+t 0 "craps -v" "$fake" $f craps -v -n 3 &&
+	same "$(head -n 3 "$tmp/out" | grep -cE '^([1-6]\+[1-6] )+(win|lose)$')" 3 \
+		"craps -v shows each game"
+t 0 "roulette" "$fake" $f roulette -n 300
+if awk 'BEGIN { split("1 3 5 7 9 12 14 16 18 19 21 23 25 27 30 32 34 36", r, " ")
+		for (i in r) red[r[i]] = 1 }
+	{ want = $1 == 0 ? "green" : ($1 in red) ? "red" : "black"
+	  if (NF != 2 || $1 < 0 || $1 > 36 || $2 != want) bad = 1 }
+	END { exit bad || NR != 300 }' "$tmp/out"; then
+	pass
+else
+	fail "roulette pockets and colours: $(head -n 3 "$tmp/out")"
+fi
+
+# --- extract (no device) --------------------------------------------------
+input '1 2\n2 1\n3 3\n'
+t 0 "compare2 bits" "$bin" extract --faces 3 --method compare2 --bits &&
+	same "$(cat "$tmp/out")" "10" "compare2 bits"
+t 0 "compare2 d2" "$bin" extract -k 3 -m compare2 --sides 2 &&
+	same "$(cat "$tmp/out" | tr '\n' ' ')" "2 1 " "compare2 as a d2"
+input '1 2 2 1 1 3'
+t 0 "parity" "$bin" extract --faces=6 --method=parity &&
+	same "$(cat "$tmp/out")" "10" "parity"
+input '1 2 3\n3 2 1\n4 4 4\n'
+t 0 "rank3" "$bin" extract --faces 6 --method rank3 --sides 6 &&
+	same "$(cat "$tmp/out" | tr '\n' ' ')" "1 6 " "rank3 orders"
+input '1 1 2  2 1 1  1 2 1  2 2 2'
+t 0 "dijkstra" "$bin" extract --faces 2 --method dijkstra --prime 3 --sides 3 &&
+	same "$(cat "$tmp/out" | tr '\n' ' ')" "1 3 2 " "dijkstra rotations"
+seq 1 600 | awk '{ print ($1 * 7) % 6 + 1 }' >"$tmp/in"
+t 0 "none direct" "$bin" extract --faces 6 --method none --sides 6 &&
+	same "$(cat "$tmp/out")" "$(cat "$tmp/in")" "none d6 -> d6 passes rolls on"
+awk 'BEGIN { srand(5); for (i = 0; i < 2570; i++) print int(rand() * 6) + 1 }' >"$tmp/in"
+t 0 "none d100" "$bin" extract --faces 6 --method none --sides 100 -v
+n=$(wc -l <"$tmp/out")
+if [ "$n" -ge 980 ] && [ "$n" -le 1000 ]; then
+	pass
+else
+	fail "none: 2570 d6 rolls gave $n d100 rolls, want about 1000"
+fi
+range "$tmp/out" 1 100 "$n" "none d100 range"
+has "$tmp/err" "2570 rolls in" "extract -v summary"
+t 0 "rank3x" "$bin" extract --faces 6 --method rank3x
+if [ -s "$tmp/out" ] && ! grep -qvE '^[01]{1,64}$' "$tmp/out"; then
+	pass
+else
+	fail "rank3x bits: $(head -c 200 "$tmp/out")"
+fi
+awk 'BEGIN { for (i = 0; i < 512; i++) print 1 }' >"$tmp/in"
+t 0 "hash" "$bin" extract --faces 6 --method hash --min-entropy 1 &&
+	same "$(head -n 1 "$tmp/out")" \
+		"1110010110100000000010101010100110011001000110101100100010100101" \
+		"hash: SHA-256 of 2048 zero bytes, first 64 bits"
+same "$(tr -d '\n' <"$tmp/out" | wc -c)" 256 "hash: 256 bits per block"
+
+input '1 2\n7\n'
+t 1 "face out of range" "$bin" extract --faces 6 --method compare2 &&
+	has "$tmp/err" "fairdie: extract: line 2: '7' is not a face of the die (expected 1 to 6)" \
+		"face out of range"
+input '1\n\n  x\n'
+t 1 "not a number" "$bin" extract --faces 6 --method compare2 &&
+	has "$tmp/err" "line 3: 'x' is not a number" "not a number"
+rm -f "$tmp/in"
+t 2 "extract without faces" "$bin" extract --method none
+t 2 "extract bad method" "$bin" extract --faces 6 --method xor &&
+	has "$tmp/err" "invalid --method 'xor'" "extract bad method"
+t 2 "sides and bits" "$bin" extract --faces 6 --method none --sides 3 --bits
+t 2 "hash needs min-entropy" "$bin" extract --faces 6 --method hash &&
+	has "$tmp/err" "needs --min-entropy" "hash needs min-entropy"
+t 2 "min-entropy too high" "$bin" extract --faces 6 --method hash -H 2.7 &&
+	has "$tmp/err" "more than a 6-faced die can hold" "min-entropy too high"
+t 2 "prime 4" "$bin" extract --faces 6 --method dijkstra --prime 4
+t 2 "prime for compare2" "$bin" extract --faces 6 --method compare2 --prime 3
+t 2 "one face" "$bin" extract --faces 1 --method none
+
+# --- man page -------------------------------------------------------------
+if ! command -v groff >/dev/null; then
+	: >"$tmp/err"
+	fail "groff is missing (Debian package groff-base): cannot check $man"
+elif [ -z "$(groff -man -ww -z "$man" 2>&1)" ]; then
+	pass
+else
+	fail "groff warns about $man: $(groff -man -ww -z "$man" 2>&1 | head -n 3)"
+fi
+# Every long option of every --help is in the man page, and back.
+: >"$tmp/helpopts"
+"$bin" --help >>"$tmp/helpopts"
+for c in $commands; do
+	"$bin" "$c" --help >>"$tmp/helpopts"
+done
+grep -oE -- '--[a-z][a-z0-9-]*' "$tmp/helpopts" | sort -u >"$tmp/h"
+sed 's/\\-/-/g' "$man" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u >"$tmp/m"
+same "$(comm -3 "$tmp/h" "$tmp/m" | tr -d '\t' | tr '\n' ' ')" "" \
+	"options in --help but not in fairdie.1, or back"
+for c in $commands; do
+	has "$man" ".SS \"fairdie $c" "man page section for $c"
+done
+
+# --- the shipped binary is static (no program interpreter) ---------------
+: >"$tmp/err"
+if readelf -l "$bin" >"$tmp/elf" 2>&1 && ! grep -q INTERP "$tmp/elf"; then
+	pass
+else
+	fail "$bin is not statically linked: $(grep -A1 INTERP "$tmp/elf")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

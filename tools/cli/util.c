@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - messages, numbers and the shared option parser.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Option codes of the global options, out of the range of characters. */
+enum {
+	FDC_OPT_DEVICE = 0x100,
+	FDC_OPT_SOURCE,
+	FDC_OPT_EXTRACTOR,
+	FDC_OPT_SIDES,
+	FDC_OPT_SIM,
+};
+
+static const struct option fdc_global_opts[] = {
+	{ "device", required_argument, NULL, FDC_OPT_DEVICE },
+	{ "source", required_argument, NULL, FDC_OPT_SOURCE },
+	{ "extractor", required_argument, NULL, FDC_OPT_EXTRACTOR },
+	{ "sides", required_argument, NULL, FDC_OPT_SIDES },
+	{ "sim", required_argument, NULL, FDC_OPT_SIM },
+};
+
+const char fdc_global_help[] =
+"Global options (before or after the command):\n"
+"      --device=PATH       the device to read (default /dev/fairdie)\n"
+"      --source=SRC        source of this open file: auto, rdseed, rdrand,\n"
+"                          crng or sim (default: the module's default)\n"
+"      --extractor=EXT     debiasing in the kernel: vn, peres, dijkstra or\n"
+"                          none (default: the module's default)\n"
+"      --sides=N           sides of the open file's die, 1 to 2^64-1; for\n"
+"                          roll the die rolled without EXPR, for extract\n"
+"                          the output's die\n"
+"      --sim=SEED:NUM/DEN  the simulated coin, P(bit = 1) = NUM/DEN from a\n"
+"                          splitmix64 stream seeded with SEED; implies\n"
+"                          --source=sim unless --source is given\n"
+"  -h, --help              show this help and exit\n";
+
+static const char fdc_exit_help[] =
+"Exit status:\n"
+"  0  success\n"
+"  1  failure (device error, unusable input data)\n"
+"  2  usage error (bad option, malformed expression)\n";
+
+/**
+ * fdc_help() - print a command's help, the global options and the exit
+ * statuses on standard output
+ * @text: the command's own part, ending in its options
+ */
+void fdc_help(const char *text)
+{
+	printf("%s\n%s\n%s", text, fdc_global_help, fdc_exit_help);
+}
+
+/**
+ * fdc_err() - print a one-line error message, prefixed with "fairdie: "
+ * @fmt: printf format of the message, without the newline
+ */
+void fdc_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("fairdie: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/**
+ * fdc_parse_u64() - a decimal number, checked in full
+ * @s: the text: decimal digits only, no sign, no blanks
+ * @out: the number
+ *
+ * Return: 0, or -EINVAL when @s is not a number, -ERANGE when it does not
+ * fit in 64 bits.
+ */
+int fdc_parse_u64(const char *s, u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/**
+ * fdc_parse_count() - a number option within bounds, with its message
+ * @cmd: the command, for the message
+ * @what: what the number is, for the message
+ * @s: the text
+ * @min: the least value accepted
+ * @max: the largest value accepted
+ * @out: the number
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_parse_count(const char *cmd, const char *what, const char *s,
+		    u64 min, u64 max, u64 *out)
+{
+	u64 v;
+
+	if (fdc_parse_u64(s, &v) || v < min || v > max) {
+		fdc_err("%s: invalid %s '%s': expected an integer from %llu to %llu",
+			cmd, what, s, (unsigned long long)min,
+			(unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int fdc_parse_sim(const char *s, struct fairdie_sim *sim)
+{
+	char buf[96], *colon, *slash;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	slash = strchr(colon + 1, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	if (fdc_parse_u64(buf, &sim->seed) ||
+	    fdc_parse_u64(colon + 1, &sim->p1_num) ||
+	    fdc_parse_u64(slash + 1, &sim->p1_den))
+		return -EINVAL;
+	if (!sim->p1_den || sim->p1_num > sim->p1_den)
+		return -EINVAL;
+	return 0;
+}
+
+static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
+{
+	int v;
+
+	switch (opt) {
+	case FDC_OPT_DEVICE:
+		if (!*arg) {
+			fdc_err("invalid --device '': expected a path");
+			return -1;
+		}
+		cfg->device = arg;
+		return 0;
+	case FDC_OPT_SOURCE:
+		v = fdc_source_parse(arg);
+		if (v < 0) {
+			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng or sim",
+				arg);
+			return -1;
+		}
+		cfg->source = v;
+		return 0;
+	case FDC_OPT_EXTRACTOR:
+		v = fdc_extractor_parse(arg);
+		if (v < 0) {
+			fdc_err("invalid --extractor '%s': expected vn, peres, dijkstra or none",
+				arg);
+			return -1;
+		}
+		cfg->extractor = v;
+		return 0;
+	case FDC_OPT_SIDES:
+		if (fdc_parse_u64(arg, &cfg->sides) || !cfg->sides) {
+			fdc_err("invalid --sides '%s': expected an integer from 1 to 18446744073709551615",
+				arg);
+			return -1;
+		}
+		return 0;
+	case FDC_OPT_SIM:
+		if (fdc_parse_sim(arg, &cfg->sim)) {
+			fdc_err("invalid --sim '%s': expected SEED:NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
+				arg);
+			return -1;
+		}
+		cfg->have_sim = true;
+		return 0;
+	}
+	return 1;
+}
+
+/* Why getopt_long() refused argv[optind - 1], in one line. */
+static void fdc_usage_err(char **argv, const char *shortopts)
+{
+	bool main_level = !strcmp(argv[0], "fairdie");
+	const char *cmd = main_level ? "" : argv[0];
+	const char *sep = main_level ? "" : ": ";
+	const char *last = argv[optind - 1];
+	char arg[64];
+
+	/*
+	 * A long option always ends its argument, so argv[optind - 1] names
+	 * it; a short one may sit inside a cluster and is named alone.
+	 */
+	if (optopt > 0 && optopt < 0x100 && strncmp(last, "--", 2))
+		snprintf(arg, sizeof(arg), "-%c", optopt);
+	else
+		snprintf(arg, sizeof(arg), "%s", last);
+
+	/* A known option without its value sets optopt to its code. */
+	if (optopt >= 0x100 || (optopt && optopt != ':' &&
+				strchr(shortopts, optopt)))
+		fdc_err("%s%soption '%s' needs a value", cmd, sep, arg);
+	else if (optopt >= '0' && optopt <= '9')
+		fdc_err("%s%sunrecognized option '%s' (an argument starting with '-' goes after '--')",
+			cmd, sep, arg);
+	else
+		fdc_err("%s%sunrecognized option '%s' (try 'fairdie%s%s --help')",
+			cmd, sep, arg, main_level ? "" : " ", cmd);
+}
+
+/**
+ * fdc_getopt() - getopt_long() that also takes the global options
+ * @cfg: where the global options go
+ * @argc: argument count; argv[0] is the command (or the program)
+ * @argv: the arguments
+ * @shortopts: the command's short options, as for getopt_long()
+ * @longopts: the command's long options, ending in a zeroed entry
+ *
+ * Global options are applied to @cfg and skipped. Starts over when called
+ * with another @argv.
+ *
+ * Return: the next option of the command, -1 at the end of the options,
+ * or '?' after printing a one-line usage error.
+ */
+int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
+	       const char *shortopts, const struct option *longopts)
+{
+	static struct option merged[48];
+	static const struct option *merged_from;
+	static char **last_argv;
+	size_t n = 0, i;
+	int c;
+
+	if (longopts != merged_from) {
+		for (i = 0; i < ARRAY_SIZE(fdc_global_opts); i++)
+			merged[n++] = fdc_global_opts[i];
+		for (i = 0; longopts[i].name && n < ARRAY_SIZE(merged) - 1; i++)
+			merged[n++] = longopts[i];
+		memset(&merged[n], 0, sizeof(merged[n]));
+		merged_from = longopts;
+	}
+	if (argv != last_argv) {
+		last_argv = argv;
+		optind = 0;
+	}
+	opterr = 0;
+
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, merged, NULL);
+		if (c == -1)
+			return -1;
+		if (c == '?') {
+			fdc_usage_err(argv, shortopts);
+			return '?';
+		}
+		if (c < 0x100)
+			return c;
+		if (fdc_global_opt(cfg, c, optarg))
+			return '?';
+	}
+}
+
+/**
+ * fdc_finish_output() - flush stdout and report a write error
+ *
+ * Return: FDC_EXIT_OK, or FDC_EXIT_FAILURE after printing the error.
+ */
+int fdc_finish_output(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fdc_err("standard output: %s", strerror(errno ? errno : EIO));
+		return FDC_EXIT_FAILURE;
+	}
+	return FDC_EXIT_OK;
+}
