@@ -41,6 +41,7 @@ modules: need-deps
 
 tools: need-deps
 	$(MAKE) -C tools/cli
+	$(MAKE) -C tools/guest
 	$(MAKE) -C selftests
 
 selftests: need-deps
@@ -70,9 +71,14 @@ vm-module: need-deps
 	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
 	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
 
+VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
+	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread
+
 vmtest: vm-module tools
 	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-		--bin selftests/fairdie_test --bin tools/fairdie \
+		--modparams "hwrng=rdrand" $(VM_TOOLS) \
+		--bin /usr/bin/rngtest --bin /usr/bin/ent \
+		--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
 		--file tools/guest/vmtest.sh -- sh /root/vmtest.sh
 
 vmtest-all:
@@ -81,8 +87,7 @@ vmtest-all:
 
 vmrun: vm-module tools
 	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-		--modparams "$(MODPARAMS)" --bin tools/fairdie \
-		--bin selftests/fairdie_test \
+		--modparams "$(MODPARAMS)" $(VM_TOOLS) \
 		$(foreach f,$(VMFILES),--file $(f)) -- '$(CMD)'
 
 demo: vm-module tools
@@ -128,4 +133,5 @@ clean:
 	-$(MAKE) -C tools/test clean
 	-$(MAKE) -C tools/cli clean
 	-$(MAKE) -C selftests clean
+	-$(MAKE) -C tools/guest clean
 	rm -rf .build/mod-*
