@@ -46,14 +46,17 @@ static inline u32 fd_pool_room(const struct fd_pool *p)
 static inline void fd_pool_put(struct fd_pool *p, u64 bits, unsigned int n)
 {
 	u32 tail = (p->head + p->count) % FD_POOL_BITS;
-	u32 w = tail / 64, s = tail % 64;
+	u32 w = tail / 64, s = tail % 64, w2 = (w + 1) % FD_POOL_WORDS;
+	u64 mask = fd_low_bits(~0ULL, n);
 
 	if (FD_WARN_ON(n > 64 || n > fd_pool_room(p)) || !n)
 		return;
-	bits = fd_low_bits(bits, n);
-	p->word[w] = fd_low_bits(p->word[w], s) | (bits << s);
+	bits &= mask;
+	/* Merge: the same words may hold the oldest bits of a full ring. */
+	p->word[w] = (p->word[w] & ~(mask << s)) | (bits << s);
 	if (s + n > 64)
-		p->word[(w + 1) % FD_POOL_WORDS] = bits >> (64 - s);
+		p->word[w2] = (p->word[w2] & ~(mask >> (64 - s))) |
+			      (bits >> (64 - s));
 	p->count += n;
 }
 
