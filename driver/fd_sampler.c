@@ -3,7 +3,7 @@
  * fairdie - exact uniform sampler with randomness recycling.
  *
  * Invariant: Z is uniform on [0, M) and independent of every roll already
- * returned. Appending a fair bit keeps it (2Z + b is uniform on [0, 2M)).
+ * returned. Appending a fair bit keeps it (Z + M b is uniform on [0, 2M)).
  * With Q = M div n: conditioned on Z < Q n, the pair (Z mod n, Z div n) is
  * uniform on [0, n) x [0, Q), so the roll is exact and Z div n is a fresh
  * uniform state on [0, Q); conditioned on Z >= Q n, Z - Q n is uniform on
@@ -32,9 +32,7 @@ void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
 	s->precision = precision;
 	if (!(s->sides & (s->sides - 1)))
 		s->pow2_bits = fls64(s->sides) - 1;
-	/* Without recycling M stays below 2 sides. */
-	s->large = recycle ? precision > 63 : s->sides > (1ULL << 62);
-	s->m = 1;
+	fd_sampler_reset(s);
 }
 
 /**
@@ -59,6 +57,8 @@ void fd_sampler_reset(struct fd_sampler *s)
 {
 	s->z = 0;
 	s->m = 1;
+	/* Without recycling M stays below 2 sides. */
+	s->large = s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
 }
 
 static fd_u128 fd_sampler_target(const struct fd_sampler *s)
@@ -71,18 +71,17 @@ static fd_u128 fd_sampler_target(const struct fd_sampler *s)
  * @s: the sampler
  * @base: the base of the next digit (2 for a bit)
  *
- * Return: true while M is below its target and M * @base cannot overflow.
+ * A 64-bit state is widened to 128 bits when a digit does not fit, so the
+ * state only stops taking digits once M is at least sides.
+ *
+ * Return: true while M is below its target and M * @base fits in 128 bits.
  */
 bool fd_sampler_wants(const struct fd_sampler *s, u64 base)
 {
-	fd_u128 max;
 	u64 rem;
 
-	if (s->large)
-		max = fd_div128(~(fd_u128)0, base, &rem);
-	else
-		max = ~0ULL / base;
-	return s->m < fd_sampler_target(s) && s->m <= max;
+	return s->m < fd_sampler_target(s) &&
+	       s->m <= fd_div128(~(fd_u128)0, base, &rem);
 }
 
 /**
@@ -98,6 +97,8 @@ void fd_sampler_absorb(struct fd_sampler *s, u64 digit, u64 base)
 {
 	if (FD_WARN_ON(digit >= base))
 		return;
+	if (!s->large && s->m > ~0ULL / base)
+		s->large = true;
 	s->z = s->z * base + digit;
 	s->m *= base;
 }
@@ -140,8 +141,8 @@ static bool fd_sampler_step128(struct fd_sampler *s, u64 *out)
  * @s: the sampler
  * @out: the roll, in [0, sides), when the step accepts
  *
- * Return: true and *@out set on accept; false on reject or when the state
- * has not reached its target (the caller then absorbs more digits).
+ * Return: true and *@out set on accept; false on reject or when M is
+ * still below sides (the caller then absorbs more digits).
  */
 bool fd_sampler_try(struct fd_sampler *s, u64 *out)
 {
@@ -151,7 +152,11 @@ bool fd_sampler_try(struct fd_sampler *s, u64 *out)
 		*out = 0;
 		return true;
 	}
-	if (s->m < fd_sampler_target(s))
+	/*
+	 * Any M >= sides allows a step; M below its target only costs
+	 * efficiency (a digit of a large base may not fit below the target).
+	 */
+	if (s->m < s->sides)
 		return false;
 	ok = s->large ? fd_sampler_step128(s, out) : fd_sampler_step64(s, out);
 	if (ok && !s->recycle)
@@ -211,12 +216,18 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 			while (k) {
 				unsigned int c = k > 64 ? 64 : k;
 
+				/*
+				 * The new bits go above the old state:
+				 * Z + M V is uniform on [0, 2^c M), and
+				 * taking them one at a time or c at once
+				 * gives the same state.
+				 */
 				bits = fd_pool_take(fair, c);
 				if (s->large) {
-					s->z = (s->z << c) | bits;
+					s->z += s->m * bits;
 					s->m <<= c;
 				} else {
-					s->z = ((u64)s->z << (c - 1) << 1) | bits;
+					s->z = (u64)s->z + (u64)s->m * bits;
 					s->m = (u64)s->m << (c - 1) << 1;
 				}
 				s->bits += c;

@@ -3,7 +3,7 @@
  * fairdie - exact uniform sampler with randomness recycling.
  *
  * The sampler keeps a state Z that is uniform on [0, M). It tops M up with
- * fair bits (Z = 2Z + bit, M = 2M) until M reaches its target, then accepts
+ * fair bits (Z = Z + M bit, M = 2M) until M reaches its target, then accepts
  * when Z falls below the largest multiple of sides not above M. On accept it
  * returns Z mod sides and keeps Z div sides, uniform on [0, M div sides); on
  * reject it keeps Z - that multiple, uniform on the remainder. Nothing is
