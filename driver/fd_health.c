@@ -14,12 +14,14 @@
  *   equal to the first one. Hoeffding's inequality bounds
  *   P(B - 1 >= 1023 pmax + t) by exp(-2 t^2 / 1023) <= 2^-64 for t = 151,
  *   so the cutoff is 1 + ceil(1023 pmax + 151): 664 for pmax = 1/2; above
- *   1024 (never fires) from pmax = 0.85 on.
+ *   1024 (never fires) for pmax above 872/1023 (about 0.8524).
  *
  * Every cutoff is at least 65, so a run shorter than a word never fails and
- * each word is tested in a few instructions. A stuck source fails after at
- * most C bits; a source with pmax = 0.999999 fails within 866 bits with
- * probability 0.999 and within 8192 bits with probability 1 - 10^-24.
+ * each word is tested in a few instructions. Tests run a word at a time, so
+ * a stuck source fails at the word holding its C-th bit: after 128 bits for
+ * a hardware source (C = 65) and 896 for the simulated coin at the clamp
+ * (C = 866). A coin with pmax = 0.999999 fails by then with probability
+ * 0.999, and within 8192 bits with probability 1 - 10^-24.
  */
 
 #include "fd_health.h"

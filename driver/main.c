@@ -255,6 +255,9 @@ static int fairdie_refill(struct fairdie_file *f, bool nonblock)
 				fd_peres_drain(&f->peres, &f->pool);
 			continue;
 		}
+		/* Insurance: a source that never gives a bit cannot pin us. */
+		if (signal_pending(current))
+			return -EINTR;
 		err = fairdie_feed_word(f, nonblock);
 		if (err)
 			return err;
