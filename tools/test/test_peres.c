@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proof by enumeration that driver/fd_peres.c is exact, and checks of its
+ * fast paths against a plain reference.
+ *
+ * The bias stays symbolic: an input of n bits with k ones has probability
+ * p^k (1-p)^(n-k), so the probability of an output string is the polynomial
+ * sum_k c_k p^k (1-p)^(n-k), where c_k counts its inputs with k ones. Two
+ * outputs are equally likely for every p iff their vectors (c_k) are equal.
+ *
+ *   exhaustive  every input of 1..NMAX bits, several depths: all output
+ *               strings of the same length have the same vector
+ *   reference   fd_peres_block() equals a bit-by-bit recursive Peres on
+ *               random inputs of up to 40000 bits, every depth
+ *   stream      fd_peres_feed() hands out exactly fd_peres_block() of each
+ *               block, whatever the room left in the pool
+ *   rate        at p = 0.5, 0.7, 0.9 the stream keeps >= 0.92 H(p)
+ *
+ * Usage: test_peres [NMAX]   (default 20)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fd_peres.h"
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (cond) {						\
+			passed++;					\
+		} else {						\
+			failed++;					\
+			if (failed <= 20) {				\
+				printf("# FAIL %s:%d: ", __FILE__, __LINE__); \
+				printf(__VA_ARGS__);			\
+				printf("\n");				\
+			}						\
+		}							\
+	} while (0)
+
+static u64 sm_state;
+
+static u64 splitmix64(void)
+{
+	u64 z = (sm_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* 64 flips of a coin with P(1) = thr / 2^64, the first in bit 0. */
+static u64 coin64(u64 thr)
+{
+	u64 w = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		w |= (u64)(splitmix64() < thr) << i;
+	return w;
+}
+
+static u64 threshold(double p)
+{
+	return p >= 1.0 ? ~0ULL : (u64)ldexp(p, 64);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		perror("malloc");
+		exit(2);
+	}
+	return p;
+}
+
+/* ---- the reference: Peres straight from its definition, a bit a byte ---- */
+
+static unsigned int ref_peres(const unsigned char *x, unsigned int n,
+			      unsigned int depth, unsigned char *out)
+{
+	unsigned int i, m = n / 2, nv = 0, nout = 0;
+	unsigned char *u, *v;
+
+	if (!depth || n < 2)
+		return 0;
+	u = xmalloc(m);
+	v = xmalloc(m);
+	for (i = 0; i < m; i++) {
+		unsigned char a = x[2 * i], b = x[2 * i + 1];
+
+		u[i] = a ^ b;
+		if (a != b)
+			out[nout++] = a;
+		else
+			v[nv++] = a;
+	}
+	nout += ref_peres(u, m, depth - 1, out + nout);
+	nout += ref_peres(v, nv, depth - 1, out + nout);
+	free(u);
+	free(v);
+	return nout;
+}
+
+static unsigned int getbit(const u64 *w, unsigned int i)
+{
+	return (w[i / 64] >> (i % 64)) & 1;
+}
+
+/* fd_peres_block() on a copy of @in, with junk in its other buffers. */
+static unsigned int run_block(const u64 *in, unsigned int n, unsigned int depth,
+			      u64 *out)
+{
+	size_t ni = FD_PERES_IN_WORDS(n), ns = FD_PERES_SCRATCH_WORDS(n);
+	u64 *buf = xmalloc(ni * 8), *scratch = xmalloc(ns * 8);
+	unsigned int i, m;
+
+	memcpy(buf, in, ni * 8);
+	for (i = 0; i < ns; i++)
+		scratch[i] = splitmix64();
+	for (i = 0; i < FD_PERES_OUT_WORDS(n); i++)
+		out[i] = splitmix64();
+	m = fd_peres_block(buf, n, depth, scratch, out);
+	free(buf);
+	free(scratch);
+	return m;
+}
+
+/* ---- exhaustive ---- */
+
+/* Gosper: the next larger word with as many ones. */
+static u64 next_same_weight(u64 x)
+{
+	u64 c = x & -x, r = x + c;
+
+	return (((r ^ x) >> 2) / c) | r;
+}
+
+/*
+ * All inputs of @n bits, grouped by their number of ones k; for each k and
+ * each output length m, every m-bit string must come from as many inputs.
+ */
+static void exhaustive(unsigned int n, unsigned int depth)
+{
+	u32 *cnt = xmalloc(sizeof(u32) << (n + 1));	/* [2^m + value] */
+	unsigned int k, m, bad = 0, lengths = 0;
+
+	for (k = 0; k <= n; k++) {
+		u64 x = k ? (1ULL << k) - 1 : 0, tally[64] = { 0 };
+		unsigned int maxm = 0;
+
+		memset(cnt, 0, sizeof(u32) << (n + 1));
+		while (x < (1ULL << n)) {
+			/* n <= 26: one word each, on the stack (ASan watches it) */
+			u64 in[1] = { x }, scratch[1] = { splitmix64() }, out[1];
+
+			m = fd_peres_block(in, n, depth, scratch, out);
+			if (m > (n ? n - 1 : 0)) {
+				bad++;
+				break;
+			}
+			cnt[(1U << m) + fd_low_bits(out[0], m)]++;
+			tally[m]++;
+			if (m > maxm)
+				maxm = m;
+			if (!k)
+				break;
+			x = next_same_weight(x);
+		}
+		for (m = 0; m <= maxm; m++) {
+			u64 v;
+
+			if (!tally[m])
+				continue;
+			lengths++;
+			for (v = 0; v < (1ULL << m); v++)
+				if ((u64)cnt[(1U << m) + v] << m != tally[m]) {
+					if (!bad)
+						printf("# n=%u d=%u k=%u: %u:%llx %u, not %llu\n",
+						       n, depth, k, m, (unsigned long long)v,
+						       cnt[(1U << m) + v],
+						       (unsigned long long)(tally[m] >> m));
+					bad++;
+					break;
+				}
+		}
+	}
+	/*
+	 * And bit for bit the reference on the same inputs: catches an
+	 * extractor that is exact but not Peres (or throws bits away).
+	 */
+	if (n <= 16) {
+		unsigned int i, diff = 0;
+		unsigned char bits[16], ref[16];
+		u64 x;
+
+		for (x = 0; x < (1ULL << n); x++) {
+			u64 in[1] = { x }, scratch[1] = { 0 }, out[1] = { 0 };
+
+			m = fd_peres_block(in, n, depth, scratch, out);
+			for (i = 0; i < n; i++)
+				bits[i] = (x >> i) & 1;
+			if (ref_peres(bits, n, depth, ref) != m) {
+				diff++;
+				continue;
+			}
+			for (i = 0; i < m; i++)
+				if (ref[i] != ((out[0] >> i) & 1)) {
+					diff++;
+					break;
+				}
+		}
+		CHECK(!diff, "n=%u depth=%u: %u inputs differ from the reference", n, depth, diff);
+	}
+	CHECK(!bad, "n=%u depth=%u: %u (k, length) classes not uniform", n, depth, bad);
+	CHECK(n < 2 || depth == 0 || lengths > 1, "n=%u depth=%u: no output at all", n, depth);
+	free(cnt);
+}
+
+/* ---- reference ---- */
+
+static void against_reference(unsigned int n, unsigned int depth, double p)
+{
+	size_t nw = FD_PERES_IN_WORDS(n);
+	u64 *in = xmalloc(nw * 8), *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
+	unsigned char *bits = xmalloc(n), *ref = xmalloc(n);
+	unsigned int i, m, mref, diff = 0;
+	u64 thr = threshold(p);
+
+	for (i = 0; i < nw; i++)
+		in[i] = coin64(thr);
+	if (n % 64)
+		in[nw - 1] = fd_low_bits(in[nw - 1], n % 64);
+	for (i = 0; i < n; i++)
+		bits[i] = getbit(in, i);
+	m = run_block(in, n, depth, out);
+	mref = ref_peres(bits, n, depth, ref);
+	for (i = 0; i < m && i < mref; i++)
+		diff += getbit(out, i) != ref[i];
+	CHECK(m == mref && !diff, "n=%u depth=%u p=%.2f: %u bits, reference %u, %u differ",
+	      n, depth, p, m, mref, diff);
+	free(in);
+	free(out);
+	free(bits);
+	free(ref);
+}
+
+/* ---- stream ---- */
+
+/*
+ * Feed @blocks blocks and a bit; after every call take from the pool all but
+ * a changing number of bits (so the room varies from FD_PERES_MAX_OUT up).
+ * The bits that come out must be fd_peres_block() of each block.
+ */
+static void stream(unsigned int blocks, double p)
+{
+	const unsigned int wpb = FD_PERES_BLOCK_BITS / 64;
+	unsigned int nraw = blocks * wpb + wpb / 3, i, j, got = 0, want = 0;
+	u64 *raw = xmalloc(nraw * 8), *expect, *have, thr = threshold(p);
+	struct fd_peres *st = xmalloc(sizeof(*st));
+	struct fd_pool *pool = xmalloc(sizeof(*pool));
+	unsigned int diff = 0, overflow = 0;
+
+	expect = xmalloc((size_t)blocks * FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS) * 8 + 8);
+	have = xmalloc((size_t)blocks * FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS) * 8 + 8);
+	memset(expect, 0, (size_t)blocks * FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS) * 8 + 8);
+	memset(have, 0, (size_t)blocks * FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS) * 8 + 8);
+	for (i = 0; i < nraw; i++)
+		raw[i] = coin64(thr);
+
+	for (i = 0; i < blocks; i++) {
+		u64 out[FD_PERES_OUT_WORDS(FD_PERES_BLOCK_BITS)];
+		unsigned int m = run_block(raw + i * wpb, FD_PERES_BLOCK_BITS,
+					   FD_PERES_DEPTH, out);
+
+		for (j = 0; j < m; j++, want++)
+			expect[want / 64] |= (u64)getbit(out, j) << (want % 64);
+	}
+
+	fd_peres_init(st);
+	fd_pool_clear(pool);
+	for (i = 0; i < nraw; i++) {
+		unsigned int before = pool->count, keep;
+		unsigned int n = fd_peres_feed(st, raw[i], pool);
+
+		overflow += n > FD_PERES_MAX_OUT || pool->count != before + n;
+		/* leave 0..FD_POOL_BITS - FD_PERES_MAX_OUT bits behind */
+		keep = (i * 2654435761U) % (FD_POOL_BITS - FD_PERES_MAX_OUT + 1);
+		if (i % 7 == 0)
+			keep = FD_POOL_BITS - FD_PERES_MAX_OUT;
+		while (pool->count > keep) {
+			unsigned int c = pool->count - keep < 64 ? pool->count - keep : 64;
+			u64 w = fd_pool_take(pool, c);
+
+			for (j = 0; j < c; j++, got++)
+				if (got < want)
+					have[got / 64] |= ((w >> j) & 1) << (got % 64);
+		}
+	}
+	/* what is still pending or in the pool */
+	while (fd_peres_pending(st) || pool->count) {
+		unsigned int c;
+
+		fd_peres_drain(st, pool);
+		while ((c = pool->count < 64 ? pool->count : 64)) {
+			u64 w = fd_pool_take(pool, c);
+
+			for (j = 0; j < c; j++, got++)
+				if (got < want)
+					have[got / 64] |= ((w >> j) & 1) << (got % 64);
+		}
+	}
+	for (i = 0; i < (want + 63) / 64; i++)
+		diff += expect[i] != have[i];
+	CHECK(got == want && !diff && !overflow,
+	      "feed p=%.2f: %u bits out, block gives %u, %u words differ, %u overflows",
+	      p, got, want, diff, overflow);
+	CHECK(st->nraw == (nraw % wpb) * 64, "feed: %u raw bits held, expected %u",
+	      st->nraw, (nraw % wpb) * 64);
+	free(raw);
+	free(expect);
+	free(have);
+	free(st);
+	free(pool);
+}
+
+/* ---- rate ---- */
+
+static void rate(double p, unsigned int blocks)
+{
+	struct fd_peres *st = xmalloc(sizeof(*st));
+	struct fd_pool *pool = xmalloc(sizeof(*pool));
+	u64 thr = threshold(p), raw = 0, out = 0;
+	double h = -p * log2(p) - (1 - p) * log2(1 - p), r;
+
+	fd_peres_init(st);
+	fd_pool_clear(pool);
+	while (raw < (u64)blocks * FD_PERES_BLOCK_BITS) {
+		out += fd_peres_feed(st, coin64(thr), pool);
+		raw += 64;
+		fd_pool_clear(pool);
+	}
+	out += fd_peres_pending(st);
+	r = out / (double)raw / h;
+	printf("# stream at p=%.2f: %.4f of H(p)\n", p, r);
+	CHECK(r >= 0.92, "p=%.2f: %.4f of H(p) < 0.92", p, r);
+	free(st);
+	free(pool);
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int depths[] = { 1, 2, 3, 4, 5, FD_PERES_DEPTH };
+	static const double ps[] = { 0.5, 0.7, 0.9, 0.97 };
+	unsigned int nmax = argc > 1 ? atoi(argv[1]) : 20, n, d, i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (nmax < 1 || nmax > 26) {
+		fprintf(stderr, "usage: %s [NMAX]  (1..26, default 20)\n", argv[0]);
+		return 2;
+	}
+	sm_state = 0x5eed;
+
+	CHECK(sizeof(struct fd_peres) <= 12 * 1024, "sizeof(struct fd_peres) = %zu",
+	      sizeof(struct fd_peres));
+	CHECK(FD_PERES_MAX_OUT <= 8192, "FD_PERES_MAX_OUT = %d", FD_PERES_MAX_OUT);
+
+	for (n = 0; n <= nmax; n++)
+		for (d = 0; d < ARRAY_SIZE(depths); d++)
+			exhaustive(n, depths[d]);
+	printf("# exhaustive: n = 0..%u, depths 1-5 and %d\n", nmax, FD_PERES_DEPTH);
+
+	for (d = 0; d <= FD_PERES_MAX_DEPTH; d++)
+		for (i = 0; i < 24; i++) {
+			unsigned int n = 1 + splitmix64() % (i < 8 ? 300 : 40000);
+
+			against_reference(n, d, ps[i % ARRAY_SIZE(ps)]);
+		}
+	/* the edges of the word-at-a-time paths */
+	for (n = 62; n <= 520; n++)
+		if (n % 64 < 3 || n % 64 > 61)
+			for (d = 1; d <= FD_PERES_MAX_DEPTH; d += 3)
+				against_reference(n, d, ps[n % ARRAY_SIZE(ps)]);
+	against_reference(FD_PERES_BLOCK_BITS, FD_PERES_DEPTH, 0.5);
+	against_reference(FD_PERES_BLOCK_BITS, FD_PERES_DEPTH, 0.8);
+	printf("# reference: random inputs of up to 40000 bits, depths 0-%d\n",
+	       FD_PERES_MAX_DEPTH);
+
+	stream(3, 0.5);
+	stream(2, 0.85);
+	rate(0.5, 16);
+	rate(0.7, 16);
+	rate(0.9, 16);
+
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

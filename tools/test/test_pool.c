@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the bit FIFO (driver/fd_pool.h) against a plain array of bits.
+ *
+ *   sizes    every put size 0..64 against every take size 0..64, starting at
+ *            every bit alignment 0..63 of the ring
+ *   wrap     a long random mix of sizes that goes round the ring many times,
+ *            also filling it to the last bit and draining it
+ *   full     the last bits of room: every head alignment, every room
+ *            0..130 left before a put of 1..64 bits, where the tail wraps
+ *            into the words still holding the oldest bits
+ *   garbage  bits above n in fd_pool_put() are ignored
+ */
+#include "fd_test.h"
+#include "fd_pool.h"
+
+/* The model: a queue of single bits. */
+#define MODEL_BITS	(1 << 22)
+
+struct model {
+	u8 *bit;
+	size_t head, tail;
+};
+
+static u64 rng = 0x5eed;
+
+static void model_put(struct model *q, u64 v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		q->bit[q->tail++ % MODEL_BITS] = (v >> i) & 1;
+}
+
+static void model_clear(struct model *q)
+{
+	q->head = 0;
+	q->tail = 0;
+}
+
+static u64 model_take(struct model *q, unsigned int n)
+{
+	u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (u64)q->bit[q->head++ % MODEL_BITS] << i;
+	return v;
+}
+
+/* Random bits with random garbage above bit @n. */
+static u64 random_bits(void)
+{
+	return fd_test_rand(&rng);
+}
+
+/* Put @n bits in both; the pool must agree on count and room. */
+static bool both_put(struct fd_pool *p, struct model *q, unsigned int n)
+{
+	u64 v = random_bits();
+
+	fd_pool_put(p, v, n);
+	model_put(q, v, n);
+	return p->count == q->tail - q->head &&
+	       fd_pool_room(p) == FD_POOL_BITS - p->count;
+}
+
+static bool both_take(struct fd_pool *p, struct model *q, unsigned int n)
+{
+	u64 a = fd_pool_take(p, n), b = model_take(q, n);
+
+	return a == b && p->count == q->tail - q->head;
+}
+
+static void test_sizes(struct model *q)
+{
+	static struct fd_pool p;
+	unsigned int align, ps, ts, bad = 0, cases = 0;
+
+	for (align = 0; align < 64; align++) {
+		for (ps = 0; ps <= 64; ps++) {
+			for (ts = 0; ts <= 64; ts++) {
+				unsigned int i, ok = 1;
+
+				fd_pool_clear(&p);
+				model_clear(q);
+				/* Move the head to bit @align of a word. */
+				ok &= both_put(&p, q, align);
+				ok &= both_take(&p, q, align);
+				/* Alternate puts and takes over ~6 words. */
+				for (i = 0; i < 6; i++) {
+					ok &= both_put(&p, q, ps);
+					ok &= both_put(&p, q, ps);
+					if (p.count >= ts)
+						ok &= both_take(&p, q, ts);
+				}
+				while (p.count >= ts && ts)
+					ok &= both_take(&p, q, ts);
+				ok &= both_take(&p, q, p.count > 64 ? 64 : p.count);
+				cases++;
+				if (!ok && bad++ < 5)
+					CHECK(0, "align %u put %u take %u: stream differs",
+					      align, ps, ts);
+			}
+		}
+	}
+	CHECK(!bad, "sizes: %u of %u cases wrong", bad, cases);
+	NOTE("sizes: %u (alignment, put size, take size) cases", cases);
+}
+
+static void test_wrap(struct model *q)
+{
+	static struct fd_pool p;
+	unsigned long ops = 0, bad = 0, passes = 0;
+	u64 total = 0;
+	unsigned int n;
+
+	fd_pool_clear(&p);
+	model_clear(q);
+	/* About twenty trips round the ring, with the pool near full. */
+	while (total < 20ULL * FD_POOL_BITS) {
+		n = fd_test_below(&rng, 65);
+		if (fd_test_below(&rng, 3)) {
+			if (n > fd_pool_room(&p))
+				n = fd_pool_room(&p);
+			bad += !both_put(&p, q, n);
+			total += n;
+		} else {
+			if (n > p.count)
+				n = p.count;
+			bad += !both_take(&p, q, n);
+		}
+		ops++;
+		/* Now and then fill to the last bit, then drain completely. */
+		if (!(ops % 5000)) {
+			while (fd_pool_room(&p))
+				bad += !both_put(&p, q, fd_pool_room(&p) > 64 ?
+						 64 : fd_pool_room(&p));
+			bad += p.count != FD_POOL_BITS;
+			while (p.count)
+				bad += !both_take(&p, q, p.count > 37 ? 37 : p.count);
+			passes++;
+		}
+	}
+	CHECK(!bad, "wrap: %lu of %lu operations wrong", bad, ops);
+	CHECK(passes >= 3, "wrap: filled and drained the ring %lu times", passes);
+	NOTE("wrap: %lu operations, %llu bits through a ring of %u",
+	     ops, total, FD_POOL_BITS);
+}
+
+static void test_full(struct model *q)
+{
+	static const unsigned int sizes[] = { 1, 2, 7, 31, 32, 33, 63, 64 };
+	static const unsigned int aligns[] = { 0, 1, 17, 40, 63 };
+	static struct fd_pool p;
+	unsigned int ai, room, si, cases = 0, bad = 0;
+
+	for (ai = 0; ai < ARRAY_SIZE(aligns); ai++) {
+		for (room = 0; room <= 130; room++) {
+			for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+				unsigned int n = sizes[si], ok = 1;
+
+				if (n > room)
+					continue;
+				fd_pool_clear(&p);
+				model_clear(q);
+				ok &= both_put(&p, q, aligns[ai]);
+				ok &= both_take(&p, q, aligns[ai]);
+				while (fd_pool_room(&p) > room)
+					ok &= both_put(&p, q, fd_pool_room(&p) - room > 64 ?
+						       64 : fd_pool_room(&p) - room);
+				ok &= both_put(&p, q, n);
+				while (p.count)
+					ok &= both_take(&p, q, p.count > 64 ? 64 : p.count);
+				cases++;
+				if (!ok && bad++ < 3)
+					CHECK(0, "head at bit %u, %u bits of room, put %u: the oldest bits were overwritten",
+					      aligns[ai], room, n);
+			}
+		}
+	}
+	CHECK(!bad, "full: %u of %u cases wrong", bad, cases);
+	NOTE("full: %u (alignment, room, put size) cases", cases);
+}
+
+static void test_garbage(void)
+{
+	static struct fd_pool p;
+	unsigned int n;
+	bool ok = true;
+
+	for (n = 0; n <= 64; n++) {
+		fd_pool_clear(&p);
+		fd_pool_put(&p, ~0ULL, n);
+		fd_pool_put(&p, 0, 64);
+		ok &= fd_pool_take(&p, n) == fd_low_bits(~0ULL, n);
+		ok &= fd_pool_take(&p, 64) == 0;
+		ok &= p.count == 0;
+		ok &= fd_pool_take(&p, 0) == 0;
+	}
+	CHECK(ok, "garbage above n leaks into the stream");
+}
+
+int main(void)
+{
+	struct model q;
+
+	q.bit = calloc(MODEL_BITS, 1);
+	if (!q.bit)
+		return EXIT_FAILURE;
+	test_sizes(&q);
+	test_wrap(&q);
+	test_full(&q);
+	test_garbage();
+	free(q.bit);
+	return fd_test_summary();
+}
