@@ -31,8 +31,9 @@ SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
 
 Q = @
 
-.PHONY: all modules tools selftests deps need-deps check test vmtest \
-	vmtest-all vmrun demo bench lint docs install uninstall clean
+.PHONY: all modules tools selftests deps need-deps check test vm-module \
+	vmtest vmtest-all vmrun demo bench bench-smoke lint docs install \
+	uninstall clean
 
 all: modules tools
 
@@ -42,10 +43,10 @@ modules: need-deps
 tools: need-deps
 	$(MAKE) -C tools/cli
 	$(MAKE) -C tools/guest
-	$(MAKE) -C selftests
+	$(MAKE) -C selftests all compat
 
 selftests: need-deps
-	$(MAKE) -C selftests
+	$(MAKE) -C selftests all compat
 
 # ---------------------------------------------------------------------
 # Dependencies: Debian packages only; installed when something is missing.
@@ -63,6 +64,10 @@ need-deps:
 test: need-deps
 	$(MAKE) -C tools/test check
 	$(MAKE) -C tools/cli check
+	tools/scripts/test_install.sh
+
+print-krelease:
+	@echo $(KRELEASE)
 
 # The module built for the VM's kernel, in a directory of its own so that
 # builds for several kernels do not clobber each other.
@@ -72,6 +77,7 @@ vm-module: need-deps
 	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
 
 VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
+	--bin selftests/fairdie_test_32 \
 	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread
 
 vmtest: vm-module tools
@@ -98,11 +104,22 @@ demo: vm-module tools
 check: need-deps
 	$(MAKE) test
 	$(MAKE) lint
+	$(MAKE) docs
+	$(MAKE) bench-smoke
 	$(MAKE) vmtest-all
 	@echo "make check: all passed"
 
+# The documents build with warnings as errors, and name everything the code
+# offers.
+docs: need-deps
+	$(MAKE) -C tools/docs check
+
 bench: need-deps
 	$(MAKE) -C tools/bench run
+
+# Benchmarks are never timed tests: this only checks the figures appear.
+bench-smoke: need-deps
+	$(MAKE) -C tools/bench smoke
 
 # ---------------------------------------------------------------------
 # Lint: zero findings from each tool.
@@ -117,7 +134,7 @@ lint: need-deps
 # Install on a real host.
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install INSTALL_MOD_DIR=extra \
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR))
 	install -D -m 0755 tools/fairdie $(DESTDIR)$(PREFIX)/bin/fairdie
 	install -D -m 0644 tools/cli/fairdie.1 \
@@ -126,6 +143,14 @@ install: all
 		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules
 	install -D -m 0644 uapi/linux/fairdie.h \
 		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h
+	$(if $(DESTDIR),,depmod -a $(KRELEASE))
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/fairdie \
+		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1 \
+		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules \
+		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h \
+		$(DESTDIR)/lib/modules/$(KRELEASE)/extra/fairdie.ko*
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
 clean:

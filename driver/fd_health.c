@@ -91,6 +91,26 @@ void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
 }
 
 /**
+ * fd_health_name() - the name of a test, for messages
+ * @r: the outcome of fd_health_word()
+ *
+ * Return: "ok", or the name of the test that failed.
+ */
+const char *fd_health_name(enum fd_health_result r)
+{
+	switch (r) {
+	case FD_HEALTH_OK:
+		return "ok";
+	case FD_HEALTH_RCT:
+		return "repetition count";
+	case FD_HEALTH_APT:
+		return "adaptive proportion";
+	default:
+		return "repeated word";
+	}
+}
+
+/**
  * fd_health_restart() - forget the running state, keeping the cutoffs
  * @h: the tests
  */

@@ -60,5 +60,6 @@ void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
 		    bool check_words);
 void fd_health_restart(struct fd_health *h);
 enum fd_health_result fd_health_word(struct fd_health *h, u64 w);
+const char *fd_health_name(enum fd_health_result r);
 
 #endif /* _FAIRDIE_HEALTH_H */

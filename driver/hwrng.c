@@ -65,17 +65,18 @@ static int fairdie_hwrng_feed(struct fairdie_hwrng *h, bool wait)
 	err = fairdie_source_hw(h->source, !wait, &w, &h->retries);
 	if (err)
 		return err;
+	atomic64_add(64, &fairdie_counters.source_bits);
 	r = fd_health_word(&h->health, w);
 	if (r != FD_HEALTH_OK) {
 		h->failed = true;
 		h->retry_at = jiffies + FAIRDIE_HWRNG_BACKOFF;
 		atomic64_inc(&fairdie_counters.health_failures);
-		pr_warn_ratelimited("hwrng: %s failed its health test %d; no entropy credited for %d s\n",
-				    fairdie_source_name(h->source), r,
+		pr_warn_ratelimited("hwrng: %s source failed the %s test; no entropy credited for %d s\n",
+				    fairdie_source_name(h->source),
+				    fd_health_name(r),
 				    FAIRDIE_HWRNG_BACKOFF / HZ);
 		return -EIO;
 	}
-	atomic64_add(64, &fairdie_counters.source_bits);
 	if (h->startup_words) {
 		h->startup_words--;
 		return 0;

@@ -160,13 +160,6 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	fd_sim_restart(&f->sim);
 }
 
-static const char * const fairdie_health_names[] = {
-	[FD_HEALTH_OK] = "ok",
-	[FD_HEALTH_RCT] = "repetition count",
-	[FD_HEALTH_APT] = "adaptive proportion",
-	[FD_HEALTH_WORD] = "repeated word",
-};
-
 static int fairdie_health_failed(struct fairdie_file *f,
 				 enum fd_health_result r)
 {
@@ -175,7 +168,7 @@ static int fairdie_health_failed(struct fairdie_file *f,
 	fairdie_set_failed(f, true);
 	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
 			    fairdie_source_name(f->source),
-			    fairdie_health_names[r], task_pid_nr(current));
+			    fd_health_name(r), task_pid_nr(current));
 	return -EIO;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (make vmtest), the module loaded with hwrng=rdrand:
-#   1. the kselftest suite of the device ABI (selftests/fairdie_test)
+#   1. the kselftest suite of the device ABI (selftests/fairdie_test), and
+#      the same built for 32 bits, through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
@@ -92,6 +93,7 @@ lifetime() {
 
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
 step selftests fairdie_test
+step selftests-compat fairdie_test_32
 step tool sh /root/test_vm.sh
 step hwrng-rngtest hwrng_feed
 step fairdie-rngtest fairdie_fips

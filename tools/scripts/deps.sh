@@ -14,7 +14,7 @@ set -eu
 PKGS="gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static sparse rng-tools5 ent dieharder
-python3-docutils gnuplot-nox groff-base"
+python3-docutils gnuplot-nox groff-base gcc-multilib"
 
 here=$(cd "$(dirname "$0")" && pwd)
 
