@@ -1592,6 +1592,70 @@ TEST_F_TIMEOUT(fairdie, sampler_cost_d100, 120)
 	sampler_cost(_metadata, self->fd, 100, 300000);
 }
 
+/*
+ * Extractor rates from the file's own counters, SIM coin with P(1) = @num /
+ * @den, over @n d6 rolls: fair bits out of the extractor per source bit.
+ * The source bits also hold the startup test and what is still buffered,
+ * so long reads keep that below a few tenths of a percent.
+ */
+static double extractor_rate(struct __test_metadata *const _metadata, int fd,
+			     __u32 ext, __u64 num, __u64 den, size_t n)
+{
+	struct fairdie_stats st;
+
+	sim_config(_metadata, fd, ext, 6, 2026, num, den);
+	ASSERT_EQ(0, ioctl(fd, FAIRDIE_IOC_RESET));
+	read_rolls(_metadata, fd, 6, n, 65536, NULL, NULL);
+	get_stats(_metadata, fd, &st);
+	EXPECT_EQ(n, st.outputs);
+	return (double)st.extracted_bits / st.source_bits;
+}
+
+static double binary_entropy(double p)
+{
+	return -p * log2(p) - (1 - p) * log2(1 - p);
+}
+
+static const __u64 rate_p[][2] = { { 1, 2 }, { 7, 10 }, { 9, 10 } };
+
+/* von Neumann keeps p(1 - p) fair bits per source bit. */
+TEST_F_TIMEOUT(fairdie, vn_rate, 300)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rate_p); i++) {
+		double p = (double)rate_p[i][0] / rate_p[i][1];
+		double r = extractor_rate(_metadata, self->fd, FAIRDIE_EXT_VN,
+					  rate_p[i][0], rate_p[i][1], 200000);
+
+		TH_LOG("VN at p = %.2f: %.5f fair bits per source bit, p(1-p) = %.5f",
+		       p, r, p * (1 - p));
+		ASSERT_LE(0.98 * p * (1 - p), r);
+		ASSERT_GE(1.02 * p * (1 - p), r);
+	}
+}
+
+/* Peres keeps at least 0.92 H(p) (SPEC section 7). */
+TEST_F_TIMEOUT(fairdie, peres_rate, 300)
+{
+	struct fairdie_info info;
+	unsigned int i;
+
+	ASSERT_EQ(0, ioctl(self->fd, FAIRDIE_IOC_GET_INFO, &info));
+	if (!(info.extractors & (1u << FAIRDIE_EXT_PERES)))
+		SKIP(return, "PERES not offered");
+	for (i = 0; i < ARRAY_SIZE(rate_p); i++) {
+		double p = (double)rate_p[i][0] / rate_p[i][1];
+		double r = extractor_rate(_metadata, self->fd,
+					  FAIRDIE_EXT_PERES, rate_p[i][0],
+					  rate_p[i][1], 1000000);
+
+		TH_LOG("Peres at p = %.2f: %.4f fair bits per source bit, %.4f of H(p)",
+		       p, r, r / binary_entropy(p));
+		ASSERT_LE(0.92 * binary_entropy(p), r);
+	}
+}
+
 /* ---- the simulated coin ---- */
 
 TEST_F(fairdie, sim_none_biased)
