@@ -32,7 +32,7 @@ SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test vm-module \
-	vmtest vmtest-all vmrun demo bench bench-smoke lint docs install \
+	vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
 	uninstall clean
 
 all: modules tools
@@ -116,6 +116,10 @@ docs: need-deps
 
 bench: need-deps
 	$(MAKE) -C tools/bench run
+
+# Bits per roll and extractor rates against the entropy limit.
+efficiency: need-deps
+	$(MAKE) -C tools/test efficiency-table
 
 # Benchmarks are never timed tests: this only checks the figures appear.
 bench-smoke: need-deps
