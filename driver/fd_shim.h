@@ -15,6 +15,7 @@
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -24,6 +25,7 @@
 #else /* userspace */
 
 #include <assert.h>
+#include <errno.h>
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>

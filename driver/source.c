@@ -5,10 +5,8 @@
  * RDSEED and RDRAND are reached through the kernel's arch_get_random_*()
  * helpers: on x86 one RDSEED or RDRAND instruction per call, elsewhere the
  * architecture's own seed and random number instructions. Both may underflow
- * (RDSEED often does): a call is retried a bounded number of times with
- * cpu_relax(), then a blocking read sleeps and tries again, a bounded number
- * of times, and a nonblocking read gives up with EAGAIN. Nothing spins
- * forever: a source that stays silent ends the read with EIO.
+ * (RDSEED often does): fd_retry.h bounds the retries, the naps and so the
+ * time a request may take.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,11 +17,10 @@
 #include <asm/archrandom.h>
 
 #include "fairdie.h"
+#include "fd_retry.h"
 
-/* Immediate retries of an underflowing instruction. */
-#define FAIRDIE_HW_TRIES	64
-/* Then up to this many 1 ms sleeps before the source is declared silent. */
-#define FAIRDIE_HW_SLEEPS	1000
+/* The number of tries when probing for an instruction at load time. */
+#define FAIRDIE_HW_PROBES	64
 
 static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
@@ -71,7 +68,7 @@ static bool fairdie_hw_present(bool seed)
 	int i;
 
 	/* Ask the architecture; an underflow is retried. */
-	for (i = 0; i < FAIRDIE_HW_TRIES; i++) {
+	for (i = 0; i < FAIRDIE_HW_PROBES; i++) {
 		if (seed ? arch_get_random_seed_longs(&v, 1) :
 			   arch_get_random_longs(&v, 1))
 			return true;
@@ -118,17 +115,51 @@ u32 fairdie_source_resolve(u32 source)
 	return FAIRDIE_SRC_CRNG;
 }
 
-static bool fairdie_hw_once(bool seed, u64 *word)
+static bool fairdie_rdseed_once(void *ctx, u64 *word)
 {
 	unsigned long v;
 
 	BUILD_BUG_ON(sizeof(v) != sizeof(*word));
-	if (!(seed ? arch_get_random_seed_longs(&v, 1) :
-		     arch_get_random_longs(&v, 1)))
+	if (!arch_get_random_seed_longs(&v, 1))
 		return false;
 	*word = v;
 	return true;
 }
+
+static bool fairdie_rdrand_once(void *ctx, u64 *word)
+{
+	unsigned long v;
+
+	if (!arch_get_random_longs(&v, 1))
+		return false;
+	*word = v;
+	return true;
+}
+
+static void fairdie_hw_relax(void *ctx)
+{
+	cpu_relax();
+}
+
+static int fairdie_hw_nap(void *ctx)
+{
+	if (signal_pending(current))
+		return -EINTR;
+	usleep_range(1000, 2000);
+	return 0;
+}
+
+static const struct fd_hw_ops fairdie_rdseed_ops = {
+	.once = fairdie_rdseed_once,
+	.relax = fairdie_hw_relax,
+	.nap = fairdie_hw_nap,
+};
+
+static const struct fd_hw_ops fairdie_rdrand_ops = {
+	.once = fairdie_rdrand_once,
+	.relax = fairdie_hw_relax,
+	.nap = fairdie_hw_nap,
+};
 
 /**
  * fairdie_source_hw() - 64 raw bits from RDSEED or RDRAND
@@ -138,31 +169,23 @@ static bool fairdie_hw_once(bool seed, u64 *word)
  * @retries: incremented for every underflow
  *
  * Return: 0, -EAGAIN (nonblocking and the source underflows), -EINTR (a
- * signal while sleeping) or -EIO (the source stayed silent for about a
- * second of sleeps).
+ * signal while napping) or -EIO (the source stayed silent for about a
+ * second of naps), see fd_retry.h.
  */
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries)
 {
-	bool seed = source == FAIRDIE_SRC_RDSEED;
-	int i, j;
+	int err;
 
-	for (j = 0; j <= FAIRDIE_HW_SLEEPS; j++) {
-		for (i = 0; i < FAIRDIE_HW_TRIES; i++) {
-			if (fairdie_hw_once(seed, word))
-				return 0;
-			(*retries)++;
-			cpu_relax();
-		}
-		if (nonblock)
-			return -EAGAIN;
-		if (signal_pending(current))
-			return -EINTR;
-		if (j < FAIRDIE_HW_SLEEPS)
-			usleep_range(1000, 2000);
-	}
-	pr_warn_ratelimited("%s delivered nothing for a second\n",
-			    fairdie_source_name(source));
-	return -EIO;
+	if (source == FAIRDIE_SRC_RDSEED)
+		err = fd_hw_fetch(&fairdie_rdseed_ops, NULL, nonblock, word,
+				  retries);
+	else
+		err = fd_hw_fetch(&fairdie_rdrand_ops, NULL, nonblock, word,
+				  retries);
+	if (err == -EIO)
+		pr_warn_ratelimited("%s delivered nothing for a second\n",
+				    fairdie_source_name(source));
+	return err;
 }
 
 /**
