@@ -116,6 +116,7 @@ docs: need-deps
 
 bench: need-deps
 	$(MAKE) -C tools/bench run
+	$(MAKE) -C tools/test efficiency-table
 
 # Bits per roll and extractor rates against the entropy limit.
 efficiency: need-deps

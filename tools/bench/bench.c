@@ -1,0 +1,1095 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie bench - the host benchmarks of SPEC section 7.
+ *
+ * On real RDSEED, in one run: the raw bit rate of the instruction (the
+ * physical limit), then the module's read path (pipe.c, on the very same
+ * driver/fd_*.c files) for several dice and extractors, each measurement
+ * bracketed by two measurements of the raw rate so that the ratio
+ * rolls/s / (raw bits/s / log2 sides) compares figures taken seconds apart.
+ * Side by side, the usual ways of rolling dice: one 32-bit RDSEED per
+ * attempt with rejection, arc4random_uniform()-style rejection over the
+ * kernel CRNG (getrandom(2)), glibc's own arc4random_uniform(), and shuf.
+ * Then the CPU cost of the arithmetic on a precomputed bit stream
+ * (bench_cpu.c) and the extractors' efficiency on a simulated biased coin.
+ *
+ * Every figure is the median of several repetitions; tables show the
+ * spread. Machines read the "BENCH <key> <value>" lines at the end.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <cpuid.h>
+#include <immintrin.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "pipe.h"
+
+/* Immediate retries the module makes before it sleeps (driver/source.c). */
+#define BENCH_HW_TRIES		64
+/* Give up on RDSEED after this many underflows in a row. */
+#define BENCH_HW_GIVE_UP	100000000ULL
+#define BENCH_MAX_KEYS		512
+#define BENCH_MAX_POINTS	128
+
+struct bench_opts bench_opt = {
+	.secs = 1.0,
+	.cpu_secs = 0.5,
+	.reps = 5,
+	.shuf_n = 1000000,
+	.coin_bits = 1ULL << 25,
+};
+
+const u64 bench_sides[BENCH_NSIDES] = { 2, 6, 37, 100, 4294967291ULL };
+
+/* ---------------------------------------------------------------------
+ * Shared helpers.
+ */
+
+double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void bench_stat_add(struct bench_stat *s, double v)
+{
+	if (s->n < BENCH_MAX_REPS)
+		s->v[s->n++] = v;
+}
+
+static int bench_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_median(const struct bench_stat *s)
+{
+	double v[BENCH_MAX_REPS];
+
+	if (!s->n)
+		return NAN;
+	memcpy(v, s->v, s->n * sizeof(v[0]));
+	qsort(v, s->n, sizeof(v[0]), bench_cmp);
+	return s->n % 2 ? v[s->n / 2] : (v[s->n / 2 - 1] + v[s->n / 2]) / 2;
+}
+
+double bench_min(const struct bench_stat *s)
+{
+	double m = INFINITY;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		m = fmin(m, s->v[i]);
+	return s->n ? m : NAN;
+}
+
+double bench_max(const struct bench_stat *s)
+{
+	double m = -INFINITY;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		m = fmax(m, s->v[i]);
+	return s->n ? m : NAN;
+}
+
+/* @v with an SI prefix and three significant digits: "1.23 M". */
+const char *bench_si(char *buf, size_t len, double v)
+{
+	static const char prefix[] = " kMGT";
+	int i = 0;
+
+	while (fabs(v) >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.3g%s%c", v, i ? " " : "", i ? prefix[i] : '\0');
+	return buf;
+}
+
+/* Print a paragraph given as a NULL-terminated list of pieces. */
+void bench_para(const char * const *text)
+{
+	for (; *text; text++)
+		printf("%s%s", *text, text[1] ? " " : "\n\n");
+}
+
+/* "median (min-max)" with SI prefixes. */
+const char *bench_spread(char *buf, size_t len, const struct bench_stat *s)
+{
+	char a[32], b[32], c[32];
+
+	snprintf(buf, len, "%s (%s-%s)", bench_si(a, sizeof(a), bench_median(s)),
+		 bench_si(b, sizeof(b), bench_min(s)),
+		 bench_si(c, sizeof(c), bench_max(s)));
+	return buf;
+}
+
+double bench_log2(u64 sides)
+{
+	return log2((double)sides);
+}
+
+static struct {
+	char key[80];
+	double v;
+} bench_keys[BENCH_MAX_KEYS];
+static int bench_nkeys;
+
+/* Record the figure "BENCH <key> <v>", printed at the end. */
+void bench_key(double v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bench_nkeys == BENCH_MAX_KEYS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(bench_keys[bench_nkeys].key, sizeof(bench_keys[0].key), fmt,
+		  ap);
+	va_end(ap);
+	bench_keys[bench_nkeys++].v = v;
+}
+
+static struct {
+	const char *method;
+	u64 sides;
+	double bits;
+	double rate;
+} bench_points[BENCH_MAX_POINTS];
+static int bench_npoints;
+
+/* Record one point of the plot: a method, a die, its two figures. */
+void bench_point(const char *method, u64 sides, double bits_per_roll,
+		 double rolls_per_s)
+{
+	if (bench_npoints == BENCH_MAX_POINTS)
+		return;
+	bench_points[bench_npoints].method = method;
+	bench_points[bench_npoints].sides = sides;
+	bench_points[bench_npoints].bits = bits_per_roll;
+	bench_points[bench_npoints++].rate = rolls_per_s;
+}
+
+/*
+ * The plot data: one block per method, in the order first seen, each
+ * opening with the method's name; "?" marks a figure not measured.
+ */
+static int bench_write_data(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int i, j;
+
+	if (!f) {
+		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# method sides bits_per_roll rolls_per_s\n");
+	for (i = 0; i < bench_npoints; i++) {
+		const char *m = bench_points[i].method;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(bench_points[j].method, m))
+				break;
+		if (j < i)
+			continue;
+		fprintf(f, "\"%s\" sides bits rate\n", m);
+		for (j = i; j < bench_npoints; j++) {
+			if (strcmp(bench_points[j].method, m))
+				continue;
+			fprintf(f, "\"%s\" %llu ", m,
+				(unsigned long long)bench_points[j].sides);
+			if (isnan(bench_points[j].bits))
+				fprintf(f, "?");
+			else
+				fprintf(f, "%.6g", bench_points[j].bits);
+			fprintf(f, " %.6g\n", bench_points[j].rate);
+		}
+		fprintf(f, "\n\n");
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Sources: RDSEED and the kernel CRNG.
+ */
+
+/* All RDSEED words, and the zero ones (an erratum of AMD Zen 5 makes them). */
+static u64 bench_words64, bench_zeros64, bench_words32, bench_zeros32;
+
+/*
+ * Whether RDSEED works here: CPUID says so (the kernel may still hide it
+ * from /proc/cpuinfo, as Linux does on AMD Zen 5 for an erratum of its
+ * 16- and 32-bit forms), and it delivers.
+ */
+static bool bench_have_rdseed(void)
+{
+	unsigned int eax, ebx, ecx, edx, i;
+	unsigned long long v;
+
+	if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) ||
+	    !(ebx & (1U << 18)))
+		return false;
+	for (i = 0; i < 10000000; i++)
+		if (_rdseed64_step(&v))
+			return true;
+	return false;
+}
+
+/*
+ * 64 bits from RDSEED. An underflow is retried at once after a pause, as
+ * the module does for its first FAIRDIE_HW_TRIES tries; the module would
+ * then sleep 1-2 ms, which is counted in slow_words but not done here,
+ * so that the figures measure the instruction, not the scheduler.
+ */
+static int bench_rdseed_word(struct bench_src *src, u64 *w)
+{
+	unsigned long long v;
+	u64 tries = 0;
+
+	while (!_rdseed64_step(&v)) {
+		if (++tries == BENCH_HW_GIVE_UP)
+			return -EIO;
+		_mm_pause();
+	}
+	src->retries += tries;
+	src->slow_words += tries >= BENCH_HW_TRIES;
+	src->words++;
+	bench_words64++;
+	bench_zeros64 += !v;
+	*w = v;
+	return 0;
+}
+
+/* 32 bits from one RDSEED, for the textbook sampler. */
+static u32 bench_rdseed32(struct bench_src *src)
+{
+	unsigned int v;
+
+	while (!_rdseed32_step(&v)) {
+		src->retries++;
+		_mm_pause();
+	}
+	src->words++;
+	bench_words32++;
+	bench_zeros32 += !v;
+	return v;
+}
+
+/* The kernel CRNG through getrandom(2), 4 KiB at a time. */
+struct bench_crng {
+	u32 buf[1024];
+	unsigned int pos;
+	u64 bytes;
+};
+
+static u32 bench_crng32(struct bench_crng *c)
+{
+	if (c->pos == ARRAY_SIZE(c->buf)) {
+		size_t done = 0;
+
+		while (done < sizeof(c->buf)) {
+			ssize_t n = getrandom((char *)c->buf + done,
+					      sizeof(c->buf) - done, 0);
+
+			if (n > 0)
+				done += n;
+		}
+		c->bytes += sizeof(c->buf);
+		c->pos = 0;
+	}
+	return c->buf[c->pos++];
+}
+
+/* ---------------------------------------------------------------------
+ * One measurement of each method.
+ */
+
+/**
+ * struct bench_run - what one timed measurement saw
+ * @rolls: rolls made
+ * @secs: seconds spent making them
+ * @source_bits: raw bits taken from the source
+ * @sampler_bits: fair bits the sampler took
+ * @retries: RDSEED underflows
+ * @slow: words that took BENCH_HW_TRIES underflows or more
+ * @words: RDSEED words (or 32-bit draws) delivered
+ */
+struct bench_run {
+	u64 rolls;
+	double secs;
+	u64 source_bits;
+	u64 sampler_bits;
+	u64 retries;
+	u64 slow;
+	u64 words;
+};
+
+/*
+ * A method that rolls from RDSEED, advanced a small step at a time: one
+ * read of one stage (256 bytes) through the module's read path, or 16 rolls
+ * of the textbook sampler; or, with no die, raw words only.
+ */
+struct bench_rdm {
+	struct bench_src src;
+	struct bench_pipe *f;
+	u64 sides;
+	u32 max;
+	size_t len;
+	u64 rolls;
+	u64 acc;
+	u8 buf[BENCH_STAGE_BYTES];
+};
+
+static int bench_rdm_step(struct bench_rdm *m)
+{
+	u32 x, n = m->sides;
+	u64 w;
+	int i;
+
+	if (m->f)
+		return bench_pipe_read(m->f, m->buf, m->len) < 0 ? -EIO : 0;
+	if (!m->sides) {
+		for (i = 0; i < 16; i++) {
+			if (bench_rdseed_word(&m->src, &w))
+				return -EIO;
+			m->acc ^= w;
+		}
+		return 0;
+	}
+	for (i = 0; i < 16; i++) {
+		do {
+			x = bench_rdseed32(&m->src);
+		} while (x > m->max);
+		m->acc += x % n;
+	}
+	m->rolls += 16;
+	return 0;
+}
+
+/* What @m has done so far, as counted by a run. */
+static void bench_rdm_count(const struct bench_rdm *m, struct bench_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (m->f) {
+		r->rolls = m->f->stats.outputs;
+		r->source_bits = m->f->stats.source_bits;
+		r->sampler_bits = bench_pipe_sampler_bits(m->f);
+	} else {
+		r->rolls = m->rolls;
+		r->source_bits = m->src.words * (m->sides ? 32 : 64);
+	}
+	r->retries = m->src.retries;
+	r->slow = m->src.slow_words;
+	r->words = m->src.words;
+}
+
+static void bench_run_sub(struct bench_run *r, const struct bench_run *from)
+{
+	r->rolls -= from->rolls;
+	r->source_bits -= from->source_bits;
+	r->sampler_bits -= from->sampler_bits;
+	r->retries -= from->retries;
+	r->slow -= from->slow;
+	r->words -= from->words;
+}
+
+/* Run @m for about @secs seconds; add what it did and the time to @r. */
+static int bench_rdm_slice(struct bench_rdm *m, double secs,
+			   struct bench_run *r)
+{
+	struct bench_run a, b;
+	double t0 = bench_now(), t;
+	int err;
+
+	bench_rdm_count(m, &a);
+	do {
+		err = bench_rdm_step(m);
+		if (err)
+			return err;
+		t = bench_now() - t0;
+	} while (t < secs);
+	bench_rdm_count(m, &b);
+	bench_run_sub(&b, &a);
+	r->rolls += b.rolls;
+	r->source_bits += b.source_bits;
+	r->sampler_bits += b.sampler_bits;
+	r->retries += b.retries;
+	r->slow += b.slow;
+	r->words += b.words;
+	r->secs += t;
+	return 0;
+}
+
+/* Reject x >= 2^32 - (2^32 mod n): that is x > U32_MAX - (2^32 mod n). */
+static inline u32 bench_reject_above(u32 n)
+{
+	return 0xffffffffU - (0U - n) % n;
+}
+
+/* Phases a measurement on RDSEED is cut into, see bench_rdseed_measure(). */
+#define BENCH_PHASES	4
+
+/*
+ * Measure a method on RDSEED for bench_opt.secs and raw RDSEED for as
+ * long, in BENCH_PHASES turns each. @ext is a FAIRDIE_EXT_x for the module's
+ * read path, or -1 for the textbook sampler. Fills *@r for the method and
+ * *@raw for raw RDSEED (drawn through @raw_m).
+ */
+static int bench_rdseed_method(u64 sides, int ext, struct bench_run *r,
+			       struct bench_rdm *raw_m, struct bench_run *raw)
+{
+	struct bench_rdm m = {
+		.src = { .word = bench_rdseed_word, .tested = true },
+		.sides = sides,
+	};
+	double phase = bench_opt.secs / BENCH_PHASES;
+	int err = -ENOMEM, i;
+
+	memset(r, 0, sizeof(*r));
+	memset(raw, 0, sizeof(*raw));
+	if (ext >= 0) {
+		m.f = malloc(sizeof(*m.f));
+		if (!m.f)
+			return err;
+		bench_pipe_open(m.f, &m.src, sides, ext);
+		m.len = sizeof(m.buf) / m.f->width * m.f->width;
+		/* Warm up: the startup test, and for Peres its first block. */
+		err = bench_rdm_step(&m);
+		if (err)
+			goto out;
+	} else {
+		m.max = bench_reject_above(sides);
+	}
+	for (i = 0; i < BENCH_PHASES; i++) {
+		err = bench_rdm_slice(raw_m, phase, raw);
+		if (!err)
+			err = bench_rdm_slice(&m, phase, r);
+		if (err)
+			goto out;
+	}
+	bench_keep(m.acc);
+out:
+	free(m.f);
+	return err;
+}
+
+/* arc4random_uniform()-style rejection over getrandom(2) in 4 KiB batches. */
+static int bench_arc4(u64 sides, struct bench_run *r)
+{
+	static struct bench_crng c;
+	u32 n = sides, max = bench_reject_above(n), x, acc = 0;
+	double t0 = bench_now();
+	u64 rolls = 0, draws = 0;
+	int i;
+
+	c.pos = ARRAY_SIZE(c.buf);
+	do {
+		for (i = 0; i < 4096; i++) {
+			do {
+				x = bench_crng32(&c);
+				draws++;
+			} while (x > max);
+			acc += x % n;
+		}
+		rolls += 4096;
+		r->secs = bench_now() - t0;
+	} while (r->secs < bench_opt.cpu_secs);
+	bench_keep(acc);
+	r->rolls = rolls;
+	r->source_bits = draws * 32;
+	return 0;
+}
+
+/* glibc's arc4random_uniform(); how many bits it draws is not visible. */
+static int bench_glibc(u64 sides, struct bench_run *r)
+{
+	double t0 = bench_now();
+	u32 acc = 0;
+	u64 rolls = 0;
+	int i;
+
+	do {
+		for (i = 0; i < 1024; i++)
+			acc += arc4random_uniform(sides);
+		rolls += 1024;
+		r->secs = bench_now() - t0;
+	} while (r->secs < bench_opt.cpu_secs);
+	bench_keep(acc);
+	r->rolls = rolls;
+	return 0;
+}
+
+/*
+ * Run "shuf -i 1-SIDES -r -n COUNT" with its output to /dev/null, its
+ * random source @src_fd (as its stdin, --random-source=/dev/stdin) or its
+ * default (getrandom) when -1. Return the seconds taken, or -1.
+ */
+static double bench_run_shuf(u64 sides, long count, int src_fd, pid_t *pidp)
+{
+	char range[64], num[32];
+	double t0 = bench_now();
+	pid_t pid;
+	int st;
+
+	snprintf(range, sizeof(range), "1-%llu", (unsigned long long)sides);
+	snprintf(num, sizeof(num), "%ld", count);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (src_fd >= 0) {
+			if (dup2(src_fd, STDIN_FILENO) < 0)
+				_exit(127);
+			execlp("shuf", "shuf", "-i", range, "-r", "-n", num,
+			       "--random-source=/dev/stdin", (char *)NULL);
+		} else {
+			execlp("shuf", "shuf", "-i", range, "-r", "-n", num,
+			       (char *)NULL);
+		}
+		_exit(127);
+	}
+	if (pidp) {
+		*pidp = pid;
+		return 0;
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return bench_now() - t0;
+}
+
+/*
+ * Source bits shuf takes per roll: feed it random bytes through a pipe and
+ * count what it took. Exact but for the few KiB its stdio buffer may hold
+ * unused when it exits.
+ */
+static double bench_shuf_bits(u64 sides, long count)
+{
+	struct bench_crng c = { .pos = ARRAY_SIZE(c.buf) };
+	u64 written = 0;
+	int p[2], st, left = 0;
+	size_t off = sizeof(c.buf);
+	pid_t pid;
+	bool done = false;
+
+	if (pipe2(p, O_CLOEXEC))
+		return NAN;
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	if (bench_run_shuf(sides, count, p[0], &pid) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return NAN;
+	}
+	while (!done) {
+		struct pollfd pfd = { .fd = p[1], .events = POLLOUT };
+		ssize_t n;
+
+		if (off == sizeof(c.buf)) {
+			c.pos = ARRAY_SIZE(c.buf);
+			bench_crng32(&c);
+			off = 0;
+		}
+		n = write(p[1], (char *)c.buf + off, sizeof(c.buf) - off);
+		if (n > 0) {
+			off += n;
+			written += n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			break;
+		poll(&pfd, 1, 10);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			done = true;
+	}
+	if (!done)
+		waitpid(pid, &st, 0);
+	ioctl(p[0], FIONREAD, &left);
+	close(p[0]);
+	close(p[1]);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return NAN;
+	return (written - left) * 8.0 / count;
+}
+
+/* ---------------------------------------------------------------------
+ * The RDSEED section: raw limit, the module's pipeline, the textbook.
+ */
+
+#define BENCH_NEXT	3	/* extractors measured on RDSEED */
+#define BENCH_TEXTBOOK	BENCH_NEXT
+
+static const u32 bench_exts[BENCH_NEXT] = {
+	FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+};
+
+static const char * const bench_ext_names[BENCH_NEXT + 1] = {
+	"none", "vn", "peres", "textbook",
+};
+
+/* Everything measured on RDSEED, per die and method, over the reps. */
+static struct bench_rd {
+	struct bench_stat rate;
+	struct bench_stat ratio;
+	struct bench_stat draw;
+	u64 rolls;
+	u64 source_bits;
+	u64 sampler_bits;
+	u64 retries;
+	u64 slow;
+	u64 words;
+} bench_rd[BENCH_NSIDES][BENCH_NEXT + 1];
+static struct bench_stat bench_raw_rate;
+static u64 bench_raw_words, bench_raw_retries, bench_raw_slow;
+
+static void bench_rd_add(struct bench_rd *d, const struct bench_run *r,
+			 u64 sides, double raw_rate)
+{
+	double rate = r->rolls / r->secs;
+
+	bench_stat_add(&d->rate, rate);
+	bench_stat_add(&d->ratio, rate * bench_log2(sides) / raw_rate);
+	bench_stat_add(&d->draw, r->source_bits / r->secs / raw_rate);
+	d->rolls += r->rolls;
+	d->source_bits += r->source_bits;
+	d->sampler_bits += r->sampler_bits;
+	d->retries += r->retries;
+	d->slow += r->slow;
+	d->words += r->words;
+}
+
+/*
+ * Every method in turn, measured in phases that take turns with phases of
+ * raw RDSEED. RDSEED here delivers words in clumps from a buffer that
+ * refills slowly, at a rate that drifts with the load of the whole machine
+ * (other guests included): phases must be long against the clumps (a
+ * short phase that ends on a count of words rather than on time catches
+ * clumps and overstates the rate), and the method and the raw limit must
+ * be measured close together and in turns.
+ */
+static int bench_rdseed_measure(void)
+{
+	struct bench_rdm raw_m = { .src.word = bench_rdseed_word };
+	int rep, i, e, err = 0;
+
+	for (rep = 0; rep < bench_opt.reps; rep++) {
+		double raw_bits = 0, raw_secs = 0;
+
+		fprintf(stderr, "bench: RDSEED repetition %d of %d\n", rep + 1,
+			bench_opt.reps);
+		for (i = 0; i < BENCH_NSIDES && !err; i++) {
+			for (e = 0; e <= BENCH_NEXT && !err; e++) {
+				struct bench_run r, raw;
+
+				err = bench_rdseed_method(bench_sides[i],
+							  e < BENCH_NEXT ?
+							  (int)bench_exts[e] : -1,
+							  &r, &raw_m, &raw);
+				if (err) {
+					fprintf(stderr, "bench: d%llu %s: %s\n",
+						(unsigned long long)bench_sides[i],
+						bench_ext_names[e], strerror(-err));
+					break;
+				}
+				bench_rd_add(&bench_rd[i][e], &r, bench_sides[i],
+					     raw.source_bits / raw.secs);
+				raw_bits += raw.source_bits;
+				raw_secs += raw.secs;
+				bench_raw_words += raw.words;
+				bench_raw_retries += raw.retries;
+				bench_raw_slow += raw.slow;
+			}
+		}
+		if (err)
+			return err;
+		bench_stat_add(&bench_raw_rate, raw_bits / raw_secs);
+	}
+	bench_keep(raw_m.acc);
+	return 0;
+}
+
+static const char * const bench_rd_notes[] = {
+	"It is the product of two factors: bit yield = log2(sides) / source",
+	"bits per roll (counted, no timing in it), and draw = the method's",
+	"source bits/s / the raw rate (1 unless the arithmetic slows the draws;",
+	"its spread is the drift of the source). Source bits include the health",
+	"tests' startup discard. Textbook: one 32-bit RDSEED per attempt,",
+	"reject x >= 2^32 - (2^32 mod n), return x mod n.",
+	NULL
+};
+
+/* A d6 target of SPEC section 7 (@min 0: no target, 1/4 is the ideal). */
+static void bench_target(const char *name, const struct bench_rd *d,
+			 double min)
+{
+	double ratio = bench_median(&d->ratio);
+
+	printf("- %s: ratio %.3f, ", name, ratio);
+	if (min)
+		printf("target >= %.2f: %s", min, ratio >= min ? "met" : "NOT met");
+	else
+		printf("no target, 0.25 is ideal on a fair source");
+	printf(" (bit yield %.4f)\n", bench_log2(6) * d->rolls / d->source_bits);
+}
+
+static void bench_rdseed_report(void)
+{
+	double raw = bench_median(&bench_raw_rate);
+	char a[64], b[64];
+	int i, e;
+
+	printf("## RDSEED: the module's read path against the raw limit\n\n");
+	printf("Raw RDSEED: %s bit/s median over %d repetitions (%s-%s); ",
+	       bench_si(a, sizeof(a), raw), bench_raw_rate.n,
+	       bench_si(b, sizeof(b), bench_min(&bench_raw_rate)),
+	       bench_si(a, sizeof(a), bench_max(&bench_raw_rate)));
+	printf("%.1f underflows per word delivered; ",
+	       (double)bench_raw_retries / bench_raw_words);
+	printf("%.3f%% of words took >= %d underflows ", 100.0 * bench_raw_slow /
+	       bench_raw_words, BENCH_HW_TRIES);
+	printf("(where the module would sleep 1-2 ms). ");
+	printf("Zero words: %llu of %llu from 64-bit RDSEED, %llu of %llu from ",
+	       (unsigned long long)bench_zeros64,
+	       (unsigned long long)bench_words64,
+	       (unsigned long long)bench_zeros32,
+	       (unsigned long long)bench_words32);
+	printf("32-bit RDSEED (expected: about n / 2^64 and n / 2^32).\n\n");
+	bench_key(bench_zeros64 + bench_zeros32, "rdseed_zero_words");
+	bench_key(raw, "rdseed_bits_per_s");
+	bench_key(bench_min(&bench_raw_rate), "rdseed_bits_per_s_min");
+	bench_key(bench_max(&bench_raw_rate), "rdseed_bits_per_s_max");
+	bench_key((double)bench_raw_retries / bench_raw_words,
+		  "rdseed_underflows_per_word");
+	bench_key((double)bench_raw_slow / bench_raw_words,
+		  "rdseed_slow_word_fraction");
+
+	printf("Ratio = rolls/s / (raw bits/s / log2 sides), the method and raw ");
+	printf("RDSEED taking %d turns of %.3f s each. ", BENCH_PHASES,
+	       bench_opt.secs / BENCH_PHASES);
+	bench_para(bench_rd_notes);
+	printf("| sides | log2 | method | rolls/s median (min-max) ");
+	printf("| source bits/roll | fair bits/roll | bit yield ");
+	printf("| draw median (min-max) | ratio median (min-max) |\n");
+	printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < BENCH_NSIDES; i++) {
+		u64 s = bench_sides[i];
+
+		for (e = 0; e <= BENCH_NEXT; e++) {
+			struct bench_rd *d = &bench_rd[i][e];
+			double sbpr = (double)d->source_bits / d->rolls;
+			double fbpr = (double)d->sampler_bits / d->rolls;
+
+			if (!d->rate.n)
+				continue;
+			printf("| %llu | %.3f | %s | %s | %.3f | ",
+			       (unsigned long long)s, bench_log2(s),
+			       bench_ext_names[e],
+			       bench_spread(a, sizeof(a), &d->rate), sbpr);
+			if (e < BENCH_NEXT)
+				printf("%.4f", fbpr);
+			else
+				printf("-");
+			printf(" | %.4f | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) |\n",
+			       bench_log2(s) / sbpr, bench_median(&d->draw),
+			       bench_min(&d->draw), bench_max(&d->draw),
+			       bench_median(&d->ratio), bench_min(&d->ratio),
+			       bench_max(&d->ratio));
+			bench_key(bench_median(&d->rate), "d%llu_%s_rolls_per_s",
+				  (unsigned long long)s, bench_ext_names[e]);
+			bench_key(bench_median(&d->ratio), "d%llu_%s_ratio",
+				  (unsigned long long)s, bench_ext_names[e]);
+			bench_key(sbpr, "d%llu_%s_source_bits_per_roll",
+				  (unsigned long long)s, bench_ext_names[e]);
+			bench_key(bench_log2(s) / sbpr, "d%llu_%s_bit_yield",
+				  (unsigned long long)s, bench_ext_names[e]);
+			bench_key(bench_median(&d->draw), "d%llu_%s_draw",
+				  (unsigned long long)s, bench_ext_names[e]);
+		}
+	}
+	printf("\nSPEC targets, d6:\n\n");
+	bench_target("none", &bench_rd[1][0], 0.9);
+	bench_target("peres", &bench_rd[1][2], 0.85);
+	bench_target("vn", &bench_rd[1][1], 0);
+	printf("\n");
+}
+
+/* ---------------------------------------------------------------------
+ * Side by side: the usual ways of rolling dice.
+ */
+
+static const char * const bench_sbs_notes[] = {
+	"Raw limit: raw RDSEED bits/s / log2 sides. arc4-style: the rejection",
+	"of arc4random_uniform() written out, over getrandom(2) in 4 KiB",
+	"batches, 32 bits per try. glibc: its own arc4random_uniform() (how",
+	"many bits it draws is not visible).",
+	NULL
+};
+
+static int bench_side_by_side(bool have_rdseed)
+{
+	double raw = bench_median(&bench_raw_rate);
+	static const char * const plot_names[BENCH_NEXT + 1] = {
+		"fairdie none (RDSEED)", "fairdie vn (RDSEED)",
+		"fairdie peres (RDSEED)", "textbook 32 bit/try (RDSEED)",
+	};
+	char a[64];
+	int i, e, rep;
+
+	printf("## Side by side\n\n");
+	bench_para(bench_sbs_notes);
+	printf("shuf: `shuf -i 1-N -r -n %ld`, wall time including its start ",
+	       bench_opt.shuf_n);
+	printf("and its output (to /dev/null).\n\n");
+	printf("| sides | method | source bits/roll | rolls/s median (min-max) |\n");
+	printf("|---:|---|---:|---:|\n");
+	for (i = 0; i < BENCH_NSIDES; i++) {
+		u64 s = bench_sides[i];
+		struct bench_stat arc4 = { 0 }, glibc = { 0 }, shuf = { 0 };
+		u64 arc4_rolls = 0, arc4_bits = 0;
+		double shuf_bits;
+
+		if (have_rdseed) {
+			printf("| %llu | raw RDSEED limit | %.3f | %s |\n",
+			       (unsigned long long)s, bench_log2(s),
+			       bench_si(a, sizeof(a), raw / bench_log2(s)));
+			bench_point("raw RDSEED limit", s, bench_log2(s),
+				    raw / bench_log2(s));
+			bench_key(raw / bench_log2(s), "d%llu_limit_rolls_per_s",
+				  (unsigned long long)s);
+			for (e = 0; e <= BENCH_NEXT; e++) {
+				struct bench_rd *d = &bench_rd[i][e];
+				double sbpr = (double)d->source_bits / d->rolls;
+
+				if (!d->rate.n)
+					continue;
+				printf("| %llu | %s | %.3f | %s |\n",
+				       (unsigned long long)s, plot_names[e], sbpr,
+				       bench_spread(a, sizeof(a), &d->rate));
+				bench_point(plot_names[e], s, sbpr,
+					    bench_median(&d->rate));
+			}
+		}
+
+		for (rep = 0; rep < bench_opt.reps; rep++) {
+			struct bench_run r = { 0 };
+			double t;
+
+			bench_arc4(s, &r);
+			bench_stat_add(&arc4, r.rolls / r.secs);
+			arc4_rolls += r.rolls;
+			arc4_bits += r.source_bits;
+			memset(&r, 0, sizeof(r));
+			bench_glibc(s, &r);
+			bench_stat_add(&glibc, r.rolls / r.secs);
+			t = bench_run_shuf(s, bench_opt.shuf_n, -1, NULL);
+			if (t > 0)
+				bench_stat_add(&shuf, bench_opt.shuf_n / t);
+		}
+		shuf_bits = bench_shuf_bits(s, bench_opt.shuf_n);
+
+		printf("| %llu | arc4-style (getrandom) | %.3f | %s |\n",
+		       (unsigned long long)s, (double)arc4_bits / arc4_rolls,
+		       bench_spread(a, sizeof(a), &arc4));
+		printf("| %llu | glibc arc4random_uniform | - | %s |\n",
+		       (unsigned long long)s, bench_spread(a, sizeof(a), &glibc));
+		printf("| %llu | shuf | %.3f | %s |\n", (unsigned long long)s,
+		       shuf_bits, shuf.n ? bench_spread(a, sizeof(a), &shuf) :
+		       "failed");
+		bench_point("arc4-style (getrandom)", s,
+			    (double)arc4_bits / arc4_rolls, bench_median(&arc4));
+		bench_point("glibc arc4random_uniform", s, NAN,
+			    bench_median(&glibc));
+		bench_point("shuf", s, shuf_bits, bench_median(&shuf));
+		bench_key(bench_median(&arc4), "d%llu_arc4_rolls_per_s",
+			  (unsigned long long)s);
+		bench_key((double)arc4_bits / arc4_rolls,
+			  "d%llu_arc4_source_bits_per_roll",
+			  (unsigned long long)s);
+		bench_key(bench_median(&glibc), "d%llu_glibc_rolls_per_s",
+			  (unsigned long long)s);
+		if (shuf.n)
+			bench_key(bench_median(&shuf), "d%llu_shuf_rolls_per_s",
+				  (unsigned long long)s);
+		if (!isnan(shuf_bits))
+			bench_key(shuf_bits, "d%llu_shuf_source_bits_per_roll",
+				  (unsigned long long)s);
+	}
+	printf("\n");
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Command line.
+ */
+
+/* The 1-minute load average of the machine, or -1. */
+static double bench_loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double v = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void bench_header(void)
+{
+	char line[256], cpu[256] = "unknown";
+	time_t t = time(NULL);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
+			cpu[strcspn(cpu, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	strftime(line, sizeof(line), "%Y-%m-%d %H:%M:%S %Z", localtime(&t));
+	printf("# fairdie benchmarks (host part)\n\n");
+	printf("Date: %s. CPU: %s, %ld online. ", line, cpu,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("Repetitions: %d; %.2f s per RDSEED measurement, ",
+	       bench_opt.reps, bench_opt.secs);
+	printf("%.2f s per CPU one. ", bench_opt.cpu_secs);
+	printf("Load average (1 min) at the start: %.2f; other work on the ",
+	       bench_loadavg());
+	printf("machine slows the CPU-bound figures and moves the RDSEED ones.\n\n");
+}
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bench [OPTIONS]\n"
+		"  -t, --secs S       seconds per RDSEED-bound measurement (default 1)\n"
+		"  -c, --cpu-secs S   seconds per CPU-bound measurement (default 0.5)\n"
+		"  -r, --reps N       repetitions of each measurement (default 5)\n"
+		"  -s, --shuf-n N     rolls per shuf run (default 1000000)\n"
+		"  -b, --coin-bits N  raw bits per extractor efficiency run (default 2^25)\n"
+		"  -d, --data FILE    write the plot data to FILE\n"
+		"  -o, --only PART    only rdseed, cpu or coin\n"
+		"  -h, --help         this text\n");
+}
+
+static double bench_parse(const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max)) {
+		fprintf(stderr, "bench: '%s': not a number in %g..%g\n", s, min,
+			max);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "secs", required_argument, NULL, 't' },
+		{ "cpu-secs", required_argument, NULL, 'c' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "shuf-n", required_argument, NULL, 's' },
+		{ "coin-bits", required_argument, NULL, 'b' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool have_rdseed, all;
+	int c, ret = 0, i;
+
+	while ((c = getopt_long(argc, argv, "t:c:r:s:b:d:o:h", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 't':
+			bench_opt.secs = bench_parse(optarg, 0.001, 60);
+			break;
+		case 'c':
+			bench_opt.cpu_secs = bench_parse(optarg, 0.001, 60);
+			break;
+		case 'r':
+			bench_opt.reps = bench_parse(optarg, 1, BENCH_MAX_REPS);
+			break;
+		case 's':
+			bench_opt.shuf_n = bench_parse(optarg, 1, 1e9);
+			break;
+		case 'b':
+			bench_opt.coin_bits = bench_parse(optarg, 1 << 15, 1e11);
+			break;
+		case 'd':
+			bench_opt.data = optarg;
+			break;
+		case 'o':
+			bench_opt.only = optarg;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return 0;
+		default:
+			bench_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		bench_usage(stderr);
+		return 2;
+	}
+	all = !bench_opt.only;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	bench_header();
+
+	if (all || !strcmp(bench_opt.only, "rdseed")) {
+		have_rdseed = bench_have_rdseed();
+		if (!have_rdseed) {
+			printf("RDSEED does not work on this CPU: no RDSEED figures.\n\n");
+			ret = 1;
+		} else if (bench_rdseed_measure()) {
+			ret = 1;
+		} else {
+			bench_rdseed_report();
+		}
+		bench_side_by_side(have_rdseed && !ret);
+	}
+	if ((all || !strcmp(bench_opt.only, "cpu")) && bench_cpu())
+		ret = 1;
+	if ((all || !strcmp(bench_opt.only, "coin")) && bench_coin())
+		ret = 1;
+
+	if (bench_opt.data && bench_write_data(bench_opt.data))
+		ret = 1;
+	bench_key(bench_loadavg(), "host_loadavg_end");
+	printf("## Figures for machines\n\n```\n");
+	for (i = 0; i < bench_nkeys; i++)
+		printf("BENCH %s %.6g\n", bench_keys[i].key, bench_keys[i].v);
+	printf("```\n");
+	return ret;
+}

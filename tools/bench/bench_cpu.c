@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie bench - the cost of the arithmetic, and the extractors' yield.
+ *
+ * CPU cost: the sampler, the extractors, the health tests and the whole
+ * read path fed from a precomputed bit stream in memory (1 MiB of
+ * splitmix64 output, read round and round), so that nothing waits for a
+ * source: outputs per second on one core.
+ *
+ * Yield: raw bits of the simulated biased coin of driver/fd_sim.c through
+ * each extractor; fair bits out per raw bit in, as a fraction of the
+ * Shannon entropy H(p) of the coin.
+ */
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "pipe.h"
+#include "fd_sim.h"
+
+#define BENCH_MEM_WORDS	131072		/* 1 MiB */
+
+static u64 *bench_mem;
+
+static int bench_mem_word(struct bench_src *src, u64 *w)
+{
+	*w = bench_mem[src->words++ % BENCH_MEM_WORDS];
+	return 0;
+}
+
+static int bench_mem_init(void)
+{
+	u64 state = 0x243f6a8885a308d3ULL;
+	u32 i;
+
+	if (bench_mem)
+		return 0;
+	bench_mem = malloc(BENCH_MEM_WORDS * sizeof(*bench_mem));
+	if (!bench_mem)
+		return -1;
+	for (i = 0; i < BENCH_MEM_WORDS; i++)
+		bench_mem[i] = fd_splitmix64(&state);
+	return 0;
+}
+
+/*
+ * The sampler alone: fd_sampler_roll() on a pool that is topped up from
+ * memory, as fairdie_refill() would, whenever it runs dry. Returns rolls
+ * per second; *@bits gets the fair bits per roll.
+ */
+static double bench_sampler(u64 sides, double *bits)
+{
+	static struct fd_pool pool;
+	struct fd_sampler s;
+	u64 v, acc = 0, rolls = 0, mi = 0;
+	double t0, t;
+	int i;
+
+	fd_pool_clear(&pool);
+	fd_sampler_init(&s, sides, true);
+	t0 = bench_now();
+	do {
+		for (i = 0; i < 4096; i++) {
+			while (!fd_sampler_roll(&s, &pool, &v))
+				while (pool.count < BENCH_REFILL_BITS)
+					fd_pool_put(&pool, bench_mem[mi++ %
+						    BENCH_MEM_WORDS], 64);
+			acc += v;
+		}
+		rolls += 4096;
+		t = bench_now() - t0;
+	} while (t < bench_opt.cpu_secs);
+	bench_keep(acc);
+	*bits = (double)s.bits / rolls;
+	return rolls / t;
+}
+
+/* The whole read path on the memory source, reading 4 KiB at a time. */
+static double bench_mem_pipeline(u64 sides, u32 ext)
+{
+	struct bench_src src = { .word = bench_mem_word, .tested = true };
+	struct bench_pipe *f = malloc(sizeof(*f));
+	static u8 buf[4096];
+	double t0, t;
+	u64 rolls0;
+	size_t len;
+
+	if (!f)
+		return NAN;
+	bench_pipe_open(f, &src, sides, ext);
+	len = sizeof(buf) / f->width * f->width;
+	if (bench_pipe_read(f, buf, len) < 0)
+		goto fail;
+	rolls0 = f->stats.outputs;
+	t0 = bench_now();
+	do {
+		if (bench_pipe_read(f, buf, len) < 0)
+			goto fail;
+		t = bench_now() - t0;
+	} while (t < bench_opt.cpu_secs);
+	t = (f->stats.outputs - rolls0) / t;
+	free(f);
+	return t;
+fail:
+	free(f);
+	return NAN;
+}
+
+/* Input bits per second through one stage alone. */
+static double bench_stage_rate(int which)
+{
+	static struct fd_pool pool;
+	struct fd_health h;
+	struct fd_peres *st = NULL;
+	u64 acc = 0, words = 0, fair;
+	double t0, t;
+	u32 i;
+
+	if (which == 2) {
+		st = malloc(sizeof(*st));
+		if (!st)
+			return NAN;
+		fd_peres_init(st);
+	}
+	fd_health_init(&h, 1, 2, true);
+	fd_pool_clear(&pool);
+	t0 = bench_now();
+	do {
+		for (i = 0; i < 4096; i++) {
+			u64 w = bench_mem[(words + i) % BENCH_MEM_WORDS];
+
+			switch (which) {
+			case 0:
+				acc += fd_health_word(&h, w);
+				break;
+			case 1:
+				acc += fd_vn_word(w, &fair);
+				acc ^= fair;
+				break;
+			default:
+				acc += fd_peres_feed(st, w, &pool);
+				fd_pool_clear(&pool);
+				break;
+			}
+		}
+		words += 4096;
+		t = bench_now() - t0;
+	} while (t < bench_opt.cpu_secs);
+	bench_keep(acc);
+	free(st);
+	return words * 64 / t;
+}
+
+static const char * const bench_cpu_notes[] = {
+	"Rolls per second on one core. Sampler: fd_sampler_roll() with the pool",
+	"topped up from memory. Pipeline: the whole read path (health tests,",
+	"extractor, pool, sampler, reads of 4 KiB) on a memory source.",
+	NULL
+};
+
+/**
+ * bench_cpu() - the CPU cost section
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int bench_cpu(void)
+{
+	static const char * const stage_names[] = {
+		"health tests", "von Neumann", "Peres",
+	};
+	static const char * const stage_keys[] = { "health", "vn", "peres" };
+	static const u32 exts[] = {
+		FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+	};
+	static const char * const ext_names[] = { "none", "vn", "peres" };
+	struct bench_stat st;
+	double bits = 0;
+	char a[64];
+	int i, e, rep;
+
+	if (bench_mem_init())
+		return -1;
+	printf("## CPU cost on a precomputed bit stream (one core)\n\n");
+	bench_para(bench_cpu_notes);
+	printf("| sides | sampler rolls/s median (min-max) | fair bits/roll ");
+	printf("| minus log2(sides) | pipeline none | pipeline vn ");
+	printf("| pipeline peres |\n");
+	printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < BENCH_NSIDES; i++) {
+		u64 s = bench_sides[i];
+		struct bench_stat pipe[3] = { 0 };
+
+		memset(&st, 0, sizeof(st));
+		for (rep = 0; rep < bench_opt.reps; rep++) {
+			bench_stat_add(&st, bench_sampler(s, &bits));
+			for (e = 0; e < 3; e++)
+				bench_stat_add(&pipe[e],
+					       bench_mem_pipeline(s, exts[e]));
+		}
+		printf("| %llu | %s | %.5f | %+.5f |", (unsigned long long)s,
+		       bench_spread(a, sizeof(a), &st), bits,
+		       bits - bench_log2(s));
+		for (e = 0; e < 3; e++) {
+			printf(" %s |", bench_spread(a, sizeof(a), &pipe[e]));
+			bench_key(bench_median(&pipe[e]),
+				  "cpu_d%llu_pipeline_%s_rolls_per_s",
+				  (unsigned long long)s, ext_names[e]);
+		}
+		printf("\n");
+		bench_key(bench_median(&st), "cpu_d%llu_sampler_rolls_per_s",
+			  (unsigned long long)s);
+		bench_key(bits, "d%llu_sampler_bits_per_roll",
+			  (unsigned long long)s);
+	}
+	printf("\n| stage alone | input bits/s median (min-max) |\n");
+	printf("|---|---:|\n");
+	for (i = 0; i < 3; i++) {
+		memset(&st, 0, sizeof(st));
+		for (rep = 0; rep < bench_opt.reps; rep++)
+			bench_stat_add(&st, bench_stage_rate(i));
+		printf("| %s | %s |\n", stage_names[i],
+		       bench_spread(a, sizeof(a), &st));
+		bench_key(bench_median(&st), "cpu_%s_in_bits_per_s",
+			  stage_keys[i]);
+	}
+	printf("\n");
+	return 0;
+}
+
+static double bench_entropy(double p)
+{
+	return -p * log2(p) - (1 - p) * log2(1 - p);
+}
+
+/**
+ * bench_coin() - extractor yield on the simulated coin
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int bench_coin(void)
+{
+	static const u64 pct[] = { 50, 70, 90 };
+	static struct fd_pool pool;
+	struct fd_peres *st = malloc(sizeof(*st));
+	u64 blocks = bench_opt.coin_bits / FD_PERES_BLOCK_BITS, words, k;
+	int i;
+
+	if (!st)
+		return -1;
+	if (!blocks)
+		blocks = 1;
+	words = blocks * FD_PERES_BLOCK_BITS / 64;
+	printf("## Extractor yield on the simulated coin (driver/fd_sim.c)\n\n");
+	printf("%llu raw bits per coin (%llu Peres blocks of %d bits). ",
+	       (unsigned long long)(words * 64), (unsigned long long)blocks,
+	       FD_PERES_BLOCK_BITS);
+	printf("Yield = fair bits out / raw bits in / H(p). ");
+	printf("Peres state: %zu bytes.\n\n", sizeof(struct fd_peres));
+	printf("| P(1) | H(p) | von Neumann | (ideal p(1-p)/H) | Peres | SPEC target |\n");
+	printf("|---:|---:|---:|---:|---:|---|\n");
+	for (i = 0; i < (int)ARRAY_SIZE(pct); i++) {
+		double p = pct[i] / 100.0, h = bench_entropy(p), vn, pe;
+		u64 vn_bits = 0, pe_bits = 0, fair;
+		struct fd_sim sim;
+
+		fd_sim_init(&sim, 1 + i, pct[i], 100);
+		fd_peres_init(st);
+		fd_pool_clear(&pool);
+		for (k = 0; k < words; k++) {
+			u64 w = fd_sim_word(&sim);
+
+			vn_bits += fd_vn_word(w, &fair);
+			pe_bits += fd_peres_feed(st, w, &pool);
+			fd_pool_clear(&pool);
+		}
+		/* The last block's bits, not handed out yet. */
+		while (fd_peres_pending(st)) {
+			pe_bits += fd_peres_drain(st, &pool);
+			fd_pool_clear(&pool);
+		}
+		vn = vn_bits / (words * 64.0) / h;
+		pe = pe_bits / (words * 64.0) / h;
+		printf("| %.2f | %.4f | %.4f | %.4f | %.4f | >= 0.92: %s |\n", p,
+		       h, vn, p * (1 - p) / h, pe, pe >= 0.92 ? "met" : "NOT met");
+		bench_key(pe, "peres_eff_p%llu", (unsigned long long)pct[i]);
+		bench_key(vn, "vn_eff_p%llu", (unsigned long long)pct[i]);
+	}
+	bench_key(sizeof(struct fd_peres), "peres_state_bytes");
+	printf("\n");
+	free(st);
+	return 0;
+}

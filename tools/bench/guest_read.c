@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest_read - the kernel side of the fairdie benchmarks, run in the VM.
+ *
+ * 1. Read throughput of /dev/fairdie configured for 256 sides, no
+ *    extractor and the kernel CRNG as source (each byte read is one roll),
+ *    against /dev/urandom, in the same boot, the two alternating so that
+ *    both see the same machine. Prints the MB/s of each and their ratio.
+ *
+ * 2. Memory taken by one open file of /dev/fairdie for each extractor:
+ *    the growth of the kernel's unreclaimable slab (which also counts
+ *    kmalloc() allocations too big for a slab cache, served by whole pages)
+ *    and of vmalloc space while many files are open, divided by their
+ *    number, and the slab caches that grew by about one object per file.
+ *
+ * Output: tables for humans, and "BENCH <key> <value>" lines. Built
+ * static, so that the busybox guest needs no libraries.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fairdie.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_REPS	32
+#define MAX_FILES	4000
+#define MAX_CACHES	512
+
+static const char *dev_path = "/dev/fairdie";
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of @n values; @v is sorted in place. */
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int set_u32(int fd, unsigned long cmd, __u32 v, const char *what)
+{
+	if (ioctl(fd, cmd, &v)) {
+		fprintf(stderr, "guest_read: %s %u: %s\n", what, v,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int set_sides(int fd, __u64 sides)
+{
+	if (ioctl(fd, FAIRDIE_IOC_SET_SIDES, &sides)) {
+		fprintf(stderr, "guest_read: SET_SIDES %llu: %s\n",
+			(unsigned long long)sides, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Read @total bytes from @fd in reads of @chunk; return the seconds taken. */
+static double time_read(int fd, char *buf, size_t chunk, size_t total)
+{
+	size_t done = 0;
+	double t0 = now();
+
+	while (done < total) {
+		size_t want = total - done < chunk ? total - done : chunk;
+		ssize_t n = read(fd, buf, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "guest_read: read: %s\n",
+				n ? strerror(errno) : "end of file");
+			return -1;
+		}
+		done += n;
+	}
+	return now() - t0;
+}
+
+static int bench_throughput(int reps, size_t mib, size_t chunk)
+{
+	double fd_mbs[MAX_REPS], ur_mbs[MAX_REPS], ratio[MAX_REPS];
+	size_t total = mib << 20;
+	int fd, ur, r, ret = -1;
+	char *buf;
+
+	buf = malloc(chunk);
+	fd = open(dev_path, O_RDONLY);
+	ur = open("/dev/urandom", O_RDONLY);
+	if (!buf || fd < 0 || ur < 0) {
+		fprintf(stderr, "guest_read: cannot open %s or /dev/urandom: %s\n",
+			dev_path, strerror(errno));
+		goto out;
+	}
+	if (set_u32(fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG, "SET_SOURCE") ||
+	    set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE,
+		    "SET_EXTRACTOR") ||
+	    set_sides(fd, 256))
+		goto out;
+
+	/* One untimed round each: caches, page tables, the CRNG's state. */
+	if (time_read(fd, buf, chunk, chunk * 16) < 0 ||
+	    time_read(ur, buf, chunk, chunk * 16) < 0)
+		goto out;
+
+	for (r = 0; r < reps; r++) {
+		/* Alternate which goes first, so that drift hits both. */
+		int first = r % 2 ? ur : fd;
+		int second = r % 2 ? fd : ur;
+		double t1 = time_read(first, buf, chunk, total);
+		double t2 = time_read(second, buf, chunk, total);
+
+		if (t1 <= 0 || t2 <= 0)
+			goto out;
+		fd_mbs[r] = total / 1e6 / (r % 2 ? t2 : t1);
+		ur_mbs[r] = total / 1e6 / (r % 2 ? t1 : t2);
+		ratio[r] = fd_mbs[r] / ur_mbs[r];
+		printf("- repetition %d: fairdie %.1f MB/s, urandom %.1f MB/s, ratio %.3f\n",
+		       r + 1, fd_mbs[r], ur_mbs[r], ratio[r]);
+	}
+
+	printf("\n### Kernel read path (VM, %d x %zu MiB, reads of %zu bytes)\n\n",
+	       reps, mib, chunk);
+	printf("| device | MB/s median | min | max |\n");
+	printf("|---|---:|---:|---:|\n");
+	{
+		double a = median(fd_mbs, reps), b = median(ur_mbs, reps);
+		double c = median(ratio, reps);
+
+		printf("| /dev/fairdie (256 sides, none, crng) | %.1f | %.1f | %.1f |\n",
+		       a, fd_mbs[0], fd_mbs[reps - 1]);
+		printf("| /dev/urandom | %.1f | %.1f | %.1f |\n", b, ur_mbs[0],
+		       ur_mbs[reps - 1]);
+		printf("| ratio (per repetition) | %.3f | %.3f | %.3f |\n\n", c,
+		       ratio[0], ratio[reps - 1]);
+		printf("BENCH kernel_fairdie_mb_per_s %.2f\n", a);
+		printf("BENCH kernel_urandom_mb_per_s %.2f\n", b);
+		printf("BENCH kernel_read_vs_urandom %.4f\n", c);
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ur >= 0)
+		close(ur);
+	free(buf);
+	return ret;
+}
+
+/* A value of /proc/meminfo, in kB; -1 if absent. */
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+struct cache {
+	char name[64];
+	long objs;
+	long objsize;
+};
+
+/* Read /proc/slabinfo (version 2.1); return the number of caches. */
+static int read_slabinfo(struct cache *c, int max)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		long active, num, size;
+
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%63s %ld %ld %ld", c[n].name, &active, &num,
+			   &size) != 4)
+			continue;
+		c[n].objs = active;
+		c[n].objsize = size;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static struct cache before_c[MAX_CACHES], after_c[MAX_CACHES];
+
+static const char * const ext_names[FAIRDIE_EXT_COUNT] = {
+	[FAIRDIE_EXT_VN] = "vn",
+	[FAIRDIE_EXT_PERES] = "peres",
+	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
+	[FAIRDIE_EXT_NONE] = "none",
+};
+
+/*
+ * Open @nfiles files with extractor @ext, read a few rolls from each so that
+ * their state is in use, and measure what the kernel allocated for them.
+ */
+static int bench_footprint_one(int ext, int nfiles, int *fds)
+{
+	long su0, su1, vm0, vm1, slab_bytes = 0;
+	int nb, na, i, j, opened = 0, ret = -1;
+	char buf[8];
+
+	/* Let deferred frees from earlier rounds settle. */
+	sync();
+	usleep(200000);
+	nb = read_slabinfo(before_c, MAX_CACHES);
+	su0 = meminfo_kb("SUnreclaim");
+	vm0 = meminfo_kb("VmallocUsed");
+
+	for (i = 0; i < nfiles; i++) {
+		fds[i] = open(dev_path, O_RDONLY);
+		if (fds[i] < 0) {
+			fprintf(stderr, "guest_read: open #%d: %s\n", i,
+				strerror(errno));
+			goto out;
+		}
+		opened++;
+		/* 6 sides: every extractor, Dijkstra included, takes it. */
+		if (set_u32(fds[i], FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_SIM,
+			    "SET_SOURCE") ||
+		    set_sides(fds[i], 6) ||
+		    set_u32(fds[i], FAIRDIE_IOC_SET_EXTRACTOR, ext,
+			    "SET_EXTRACTOR"))
+			goto out;
+		if (read(fds[i], buf, sizeof(buf)) != sizeof(buf)) {
+			fprintf(stderr, "guest_read: read #%d: %s\n", i,
+				strerror(errno));
+			goto out;
+		}
+	}
+
+	usleep(200000);
+	su1 = meminfo_kb("SUnreclaim");
+	vm1 = meminfo_kb("VmallocUsed");
+	na = read_slabinfo(after_c, MAX_CACHES);
+
+	printf("| %s | %.0f | %.0f |", ext_names[ext],
+	       (su1 - su0) * 1024.0 / nfiles, (vm1 - vm0) * 1024.0 / nfiles);
+	/* Slab caches that grew by at least 90% of one object per file. */
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb; j++)
+			if (!strcmp(after_c[i].name, before_c[j].name))
+				break;
+		if (j == nb)
+			continue;
+		if (after_c[i].objs - before_c[j].objs >= nfiles * 9 / 10) {
+			printf(" %s (%ld B) +%ld;", after_c[i].name,
+			       after_c[i].objsize,
+			       after_c[i].objs - before_c[j].objs);
+			slab_bytes += after_c[i].objsize;
+		}
+	}
+	printf(" |\n");
+	printf("BENCH kernel_file_bytes_%s %.0f\n", ext_names[ext],
+	       (su1 - su0 + vm1 - vm0) * 1024.0 / nfiles);
+	ret = 0;
+out:
+	for (i = 0; i < opened; i++)
+		close(fds[i]);
+	return ret;
+}
+
+static int bench_footprint(int nfiles)
+{
+	static const int order[] = {
+		FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+		FAIRDIE_EXT_DIJKSTRA,
+	};
+	struct rlimit rl;
+	int *fds, i, ret = 0;
+
+	/* Room for the files, if the hard limit allows. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)nfiles + 16) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (rl.rlim_cur < (rlim_t)nfiles + 16)
+			nfiles = rl.rlim_cur - 16;
+	}
+	fds = calloc(nfiles, sizeof(*fds));
+	if (!fds)
+		return -1;
+	printf("\n### Kernel memory per open file (VM, %d files each)\n\n",
+	       nfiles);
+	printf("| extractor | SUnreclaim B/file | VmallocUsed B/file ");
+	printf("| slab caches grown by ~1 object/file |\n");
+	printf("|---|---:|---:|---|\n");
+	for (i = 0; i < (int)ARRAY_SIZE(order); i++)
+		if (bench_footprint_one(order[i], nfiles, fds))
+			ret = -1;
+	free(fds);
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: guest_read [OPTIONS]\n"
+		"  -r, --reps N      repetitions of the throughput test (default 5)\n"
+		"  -m, --mib N       MiB read from each device per repetition (default 32)\n"
+		"  -c, --chunk N     bytes per read() (default 65536)\n"
+		"  -f, --files N     open files for the footprint, 0 skips it (default 1000)\n"
+		"  -d, --device PATH the device (default /dev/fairdie)\n"
+		"  -h, --help        this text\n");
+}
+
+static long parse_num(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "guest_read: '%s': not a number in %ld..%ld\n",
+			s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "reps", required_argument, NULL, 'r' },
+		{ "mib", required_argument, NULL, 'm' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "files", required_argument, NULL, 'f' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long reps = 5, mib = 32, chunk = 65536, files = 1000;
+	int c, ret = 0;
+
+	while ((c = getopt_long(argc, argv, "r:m:c:f:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			reps = parse_num(optarg, 1, MAX_REPS);
+			break;
+		case 'm':
+			mib = parse_num(optarg, 1, 4096);
+			break;
+		case 'c':
+			chunk = parse_num(optarg, 1, 1 << 24);
+			break;
+		case 'f':
+			files = parse_num(optarg, 0, MAX_FILES);
+			break;
+		case 'd':
+			dev_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (bench_throughput(reps, mib, chunk))
+		ret = 1;
+	if (files && bench_footprint(files))
+		ret = 1;
+	return ret;
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh full|smoke - run the fairdie benchmarks and collect their results.
+#
+#   full   the whole bench (SPEC section 7): host part (RDSEED, side by
+#          side, CPU cost, extractor yield), then the VM part (kernel read
+#          path against /dev/urandom, memory per open file), the plot and
+#          out/results.md
+#   smoke  the same with tiny sizes; only checks that every BENCH key comes
+#          out with a number
+#
+# Environment: VM=0 skips the VM part (default 1), KVER the VM's kernel
+# series (default 6.1), BENCH_ARGS and GUEST_ARGS extra options for
+# out/bench and out/guest_read. Exit status: 0 when every BENCH key that
+# must exist does, with a numeric value; 1 otherwise. Targets of the SPEC
+# that are not met do not fail the run: a benchmark is not a test.
+
+set -u
+
+mode=${1:-}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=$here/out
+vm=${VM:-1}
+kver=${KVER:-6.1}
+
+case $mode in
+full)
+	bench_args="-t 1 -c 0.5 -r 5 -s 1000000 -b 33554432"
+	guest_args="-r 7 -m 32 -f 1000"
+	;;
+smoke)
+	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
+	guest_args="-r 2 -m 2 -f 100"
+	;;
+*)
+	echo "usage: run.sh full|smoke" >&2
+	exit 2
+	;;
+esac
+bench_args="$bench_args ${BENCH_ARGS:-}"
+guest_args="$guest_args ${GUEST_ARGS:-}"
+
+mkdir -p "$out" || exit 1
+rm -f "$out/host.md" "$out/vm.md" "$out/methods.dat" "$out/bench.png" \
+	"$out/results.md" "$out/bench.rc"
+status=0
+
+# ------------------------------------------------------------ host part
+
+echo "== host benchmarks ($mode): out/bench $bench_args" >&2
+# shellcheck disable=SC2086
+{
+	"$out/bench" $bench_args -d "$out/methods.dat"
+	echo $? >"$out/bench.rc"
+} | tee "$out/host.md"
+if [ "$(cat "$out/bench.rc")" != 0 ]; then
+	echo "run.sh: out/bench failed (status $(cat "$out/bench.rc"))" >&2
+	status=1
+fi
+
+# -------------------------------------------------------------- VM part
+
+vm_part() {
+	rel=$("$top/tools/scripts/kernel.sh" "$kver") || return 1
+	ko=$top/.build/mod-$rel/fairdie.ko
+	echo "== building the module for $rel" >&2
+	make -s -C "$top" vm-module KVER="$kver" >"$out/vm-build.log" 2>&1 || {
+		tail -n 20 "$out/vm-build.log" >&2
+		return 1
+	}
+	{
+		echo "## The kernel read path (VM: QEMU TCG, Debian $rel)"
+		echo
+		echo "The module's own read path in the guest kernel: /dev/fairdie with"
+		echo "sides = 256, extractor none, source crng, against /dev/urandom in the"
+		echo "same boot, reads alternating; ratio = median of the per-repetition"
+		echo "ratios. TCG emulates every instruction, so only the ratio means"
+		echo "anything, not the MB/s."
+		echo
+	} >"$out/vm.md"
+	# The size of struct fairdie_file from the module's debug information:
+	# what one open file allocates (kvzalloc()) whatever its extractor.
+	if command -v pahole >/dev/null; then
+		size=$(pahole -C fairdie_file "$ko" 2>/dev/null |
+			sed -n 's|^	/\* size: \([0-9]*\),.*|\1|p' | tail -n 1)
+		if [ -n "$size" ]; then
+			echo "sizeof(struct fairdie_file) = $size bytes (pahole on fairdie.ko)."
+			echo
+			echo "BENCH fairdie_file_sizeof $size"
+		fi >>"$out/vm.md"
+	fi
+	echo "== VM: guest_read $guest_args" >&2
+	# shellcheck disable=SC2086
+	"$top/tools/vm/vm.sh" --kernel "/boot/vmlinuz-$rel" --timeout 600 \
+		--module "$ko" --bin "$out/guest_read" -- \
+		"guest_read $guest_args" | tee -a "$out/vm.md"
+}
+
+if [ "$vm" = 1 ]; then
+	vm_part || {
+		echo "run.sh: the VM part failed" >&2
+		status=1
+	}
+fi
+
+# ------------------------------------------------------- plot and report
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+if [ -s "$out/methods.dat" ]; then
+	gnuplot -e "datafile='$out/methods.dat'; outfile='$out/bench.png'; subtitle='($cpu, $(date +%Y-%m-%d))'" \
+		"$here/plot.gp" 2>"$out/gnuplot.log" || {
+		cat "$out/gnuplot.log" >&2
+		status=1
+	}
+fi
+
+# results.md: the host tables, the VM tables, the plot, and every BENCH
+# line once, at the end.
+{
+	sed '/^## Figures for machines/,$d' "$out/host.md"
+	[ -s "$out/vm.md" ] && grep -v '^BENCH ' "$out/vm.md" && echo
+	[ -s "$out/bench.png" ] && printf '## Plot\n\n![bench](bench.png)\n\n'
+	echo "## Figures for machines"
+	echo
+	echo "Kernel $(uname -r) on the host; mode $mode."
+	echo
+	echo '```'
+	cat "$out/host.md" "$out/vm.md" 2>/dev/null | grep '^BENCH '
+	echo '```'
+} >"$out/results.md"
+
+# ------------------------------------------------------------ the check
+
+required="rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
+d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90"
+[ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn"
+
+grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
+bad=$(awk '$3 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || NF != 3' \
+	"$out/bench.keys")
+if [ -n "$bad" ]; then
+	echo "run.sh: BENCH lines without a numeric value:" >&2
+	echo "$bad" >&2
+	status=1
+fi
+for k in $required; do
+	if ! grep -q "^BENCH $k " "$out/bench.keys"; then
+		echo "run.sh: missing BENCH key $k" >&2
+		status=1
+	fi
+done
+n=$(wc -l <"$out/bench.keys")
+if [ $status = 0 ]; then
+	echo "== $mode: $n BENCH figures, all numeric, every required key present; see $out/results.md" >&2
+else
+	echo "== $mode: FAILED ($n BENCH figures)" >&2
+fi
+exit $status
