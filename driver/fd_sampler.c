@@ -165,20 +165,95 @@ bool fd_sampler_try(struct fd_sampler *s, u64 *out)
 }
 
 /* How many bits take M from its value to its target (M below target). */
-static unsigned int fd_sampler_deficit(const struct fd_sampler *s)
+static unsigned int fd_sampler_deficit(const struct fd_sampler *s, fd_u128 m)
 {
 	unsigned int have;
 
 	if (s->recycle) {
-		have = s->large ? (s->m >> 64 ? 64 + fls64(s->m >> 64) :
-				   fls64(s->m)) : fls64(s->m);
+		have = m >> 64 ? 64 + fls64(m >> 64) : fls64(m);
 		return s->precision + 1 - have;
 	}
 	/* The Fast Dice Roller doubles M until it reaches sides. */
 	have = 0;
-	while ((s->m << have) < s->sides)
+	while ((m << have) < s->sides)
 		have++;
 	return have;
+}
+
+/*
+ * Append up to @k fair bits from @fair above the state: Z + M V is uniform
+ * on [0, 2^c M), and taking bits one at a time or c at once gives the same
+ * state, so a roll does not depend on how the pool was refilled.
+ */
+static void fd_sampler_top_up(struct fd_sampler *s, struct fd_pool *fair,
+			      unsigned int k)
+{
+	if (k > fair->count)
+		k = fair->count;
+	while (k) {
+		unsigned int c = k > 64 ? 64 : k;
+		u64 bits = fd_pool_take(fair, c);
+
+		if (s->large) {
+			s->z += s->m * bits;
+			s->m <<= c;
+		} else {
+			s->z = (u64)s->z + (u64)s->m * bits;
+			s->m = (u64)s->m << (c - 1) << 1;
+		}
+		s->bits += c;
+		k -= c;
+	}
+}
+
+/*
+ * fd_sampler_roll() for the 64-bit state, the common case, with the state
+ * kept in registers: the same steps as fd_sampler_top_up() and
+ * fd_sampler_try(), written out once more because this is the hot path.
+ */
+static bool fd_sampler_roll64(struct fd_sampler *s, struct fd_pool *fair,
+			      u64 *out)
+{
+	u64 n = s->sides, z = s->z, m = s->m, q, bits;
+	u64 target = s->recycle ? 1ULL << s->precision : n;
+	unsigned int k;
+	bool ok;
+
+	for (;;) {
+		if (m < target) {
+			k = fd_sampler_deficit(s, m);
+			if (k > fair->count)
+				k = fair->count;
+			if (k) {
+				/* k <= 63 and M 2^k < 2^64 here */
+				bits = fd_pool_take(fair, k);
+				z += m * bits;
+				m <<= k;
+				s->bits += k;
+			}
+			if (m < target) {
+				ok = false;
+				break;
+			}
+		}
+		q = m / n;
+		if (z < q * n) {
+			*out = z % n;
+			z /= n;
+			m = q;
+			if (!s->recycle) {
+				z = 0;
+				m = 1;
+			}
+			ok = true;
+			break;
+		}
+		z -= q * n;
+		m -= q * n;
+	}
+	s->z = z;
+	s->m = m;
+	return ok;
 }
 
 /**
@@ -193,9 +268,6 @@ static unsigned int fd_sampler_deficit(const struct fd_sampler *s)
  */
 bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 {
-	unsigned int k;
-	u64 bits;
-
 	if (s->sides == 1) {
 		*out = 0;
 		return true;
@@ -208,31 +280,11 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 		s->bits += s->pow2_bits;
 		return true;
 	}
+	if (!s->large)
+		return fd_sampler_roll64(s, fair, out);
 	for (;;) {
 		if (s->m < fd_sampler_target(s)) {
-			k = fd_sampler_deficit(s);
-			if (k > fair->count)
-				k = fair->count;
-			while (k) {
-				unsigned int c = k > 64 ? 64 : k;
-
-				/*
-				 * The new bits go above the old state:
-				 * Z + M V is uniform on [0, 2^c M), and
-				 * taking them one at a time or c at once
-				 * gives the same state.
-				 */
-				bits = fd_pool_take(fair, c);
-				if (s->large) {
-					s->z += s->m * bits;
-					s->m <<= c;
-				} else {
-					s->z = (u64)s->z + (u64)s->m * bits;
-					s->m = (u64)s->m << (c - 1) << 1;
-				}
-				s->bits += c;
-				k -= c;
-			}
+			fd_sampler_top_up(s, fair, fd_sampler_deficit(s, s->m));
 			if (s->m < fd_sampler_target(s))
 				return false;
 		}
