@@ -32,8 +32,11 @@ static const char fdc_roll_help[] =
 "  C        a constant; terms are added or subtracted: 2d8+1d4-1, d20 + 4\n"
 "Explosions come before keeping: 4d6xk3 keeps the 3 highest exploded dice.\n"
 "Numbers go up to 2^63-1; at most 1000000 dice per roll, explosions\n"
-"included. Each die is one roll of the device with its sides set to that\n"
-"die's size.\n"
+"included. When all the dice have one size, each die is one roll of the\n"
+"device with its sides set to that size. When sizes are mixed (3d6+1d4),\n"
+"each die is an exact draw of its own size from one uniform state fed with\n"
+"fair bits (the device rolls 2^32 sides), so that changing sizes wastes\n"
+"nothing: a die of S sides costs about log2(S) fair bits either way.\n"
 "\n"
 "Options:\n"
 "  -n, --count=COUNT       roll the expression COUNT times (default 1)\n"
@@ -125,6 +128,9 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
+	/* Mixed sizes: read ahead what the draws will need. */
+	if (expr.mixed)
+		fdc_dev_draw_expect(&dev, (double)count * fdc_dice_bits(&expr));
 	for (i = 0; i < count; i++) {
 		if (verbose) {
 			trace = open_memstream(&detail, &detail_len);
@@ -168,13 +174,24 @@ static const char fdc_shuffle_help[] =
 "with '-' of the lines of standard input.\n"
 "\n"
 "Durstenfeld's version of the Fisher-Yates shuffle: for i from N down to 2,\n"
-"the item at position i is swapped with the one at a position drawn by one\n"
-"roll of an i-sided die. Exact dice make every permutation exactly equally\n"
-"likely. N is at most 4294967295.\n"
+"the item at position i is swapped with the one at a position drawn from\n"
+"1..i. The draws are exact, so every permutation is exactly equally likely.\n"
+"They share one uniform state fed with fair bits (the device rolls 2^32\n"
+"sides, 32 fair bits a roll), so a shuffle costs about log2(N!) fair bits:\n"
+"about 238 for 52 cards, where log2(52!) = 225.6. N is at most 4294967295.\n"
 "\n"
-"Options:\n";
+"Options:\n"
+"  -n, --count=COUNT       print COUNT permutations of 1..N, one per line,\n"
+"                          the numbers separated by blanks (not with '-')\n"
+"      --stats             then print on standard error the fair bits used\n"
+"                          and read, and the open file's counters\n";
+
+/* --stats has no short form: a code that no short option uses. */
+#define FDC_SHUFFLE_STATS	'S'
 
 static const struct option fdc_shuffle_opts[] = {
+	{ "count", required_argument, NULL, 'n' },
+	{ "stats", no_argument, NULL, FDC_SHUFFLE_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -251,6 +268,60 @@ out_free:
 	return -1;
 }
 
+/* What --stats prints: the draws' bits, then the open file's counters. */
+static int fdc_shuffle_stats(struct fdc_dev *dev, u64 n, u64 count)
+{
+	const struct fdc_draw *d = &dev->draw;
+	struct fairdie_stats st;
+
+	if (fflush(stdout))
+		return -1;
+	fprintf(stderr, "items:            %llu\n", (unsigned long long)n);
+	fprintf(stderr, "permutations:     %llu\n", (unsigned long long)count);
+	fprintf(stderr, "log2(N!):         %.2f bits per permutation\n",
+		fdc_log2_factorial(n));
+	fprintf(stderr, "draws:            %llu\n",
+		(unsigned long long)d->draws);
+	fprintf(stderr, "fair bits used:   %llu (%.2f per permutation)\n",
+		(unsigned long long)d->bits_used, (double)d->bits_used / count);
+	fprintf(stderr, "fair bits read:   %llu (%llu rolls of 2^%u sides)\n",
+		(unsigned long long)d->bits_read,
+		(unsigned long long)(d->bits_read / d->digit_bits),
+		d->digit_bits);
+	/* The test double has no counters. */
+	if (dev->fd < 0)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	if (fdc_dev_ioctl(dev, FAIRDIE_IOC_GET_STATS, &st, "GET_STATS"))
+		return -1;
+	fprintf(stderr, "source_bits:      %llu\n",
+		(unsigned long long)st.source_bits);
+	fprintf(stderr, "extracted_bits:   %llu\n",
+		(unsigned long long)st.extracted_bits);
+	fprintf(stderr, "sampler_bits:     %llu\n",
+		(unsigned long long)st.sampler_bits);
+	return 0;
+}
+
+/* One permutation of 1..@n on one line, the numbers separated by blanks. */
+static void fdc_print_perm_line(const u32 *perm, u64 n)
+{
+	char buf[8192];
+	size_t len = 0;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		if (len > sizeof(buf) - 16) {
+			fwrite(buf, 1, len, stdout);
+			len = 0;
+		}
+		len += snprintf(buf + len, sizeof(buf) - len, i ? " %llu" : "%llu",
+				(unsigned long long)perm[i] + 1);
+	}
+	buf[len++] = '\n';
+	fwrite(buf, 1, len, stdout);
+}
+
 /**
  * fdc_cmd_shuffle() - fairdie shuffle
  * @cfg: the global options
@@ -263,22 +334,38 @@ int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_lines lines = { 0 };
 	struct fdc_dev dev;
-	bool from_stdin;
+	bool from_stdin, stats = false, several = false;
 	u32 *perm = NULL;
-	u64 n, i;
+	u64 n, i, k, count = 1;
 	int c, ret = FDC_EXIT_FAILURE;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "h", fdc_shuffle_opts)) != -1) {
-		if (c != 'h')
+	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_shuffle_opts)) != -1) {
+		switch (c) {
+		case 'n':
+			if (fdc_parse_count("shuffle", "COUNT", optarg, 1,
+					    FDC_MAX_COUNT, &count))
+				return FDC_EXIT_USAGE;
+			several = true;
+			break;
+		case FDC_SHUFFLE_STATS:
+			stats = true;
+			break;
+		case 'h':
+			fdc_help(fdc_shuffle_help);
+			return FDC_EXIT_OK;
+		default:
 			return FDC_EXIT_USAGE;
-		fdc_help(fdc_shuffle_help);
-		return FDC_EXIT_OK;
+		}
 	}
 	if (argc - optind != 1) {
 		fdc_err("shuffle: expected one argument, N or '-' (try 'fairdie shuffle --help')");
 		return FDC_EXIT_USAGE;
 	}
 	from_stdin = !strcmp(argv[optind], "-");
+	if (from_stdin && several) {
+		fdc_err("shuffle: --count works with N, not with '-'");
+		return FDC_EXIT_USAGE;
+	}
 	if (!from_stdin && fdc_parse_count("shuffle", "N", argv[optind], 0,
 					   UINT32_MAX, &n))
 		return FDC_EXIT_USAGE;
@@ -296,19 +383,30 @@ int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv)
 			(unsigned long long)n);
 		goto out_free;
 	}
-	for (i = 0; i < n; i++)
-		perm[i] = (u32)i;
-	if (fdc_shuffle(&dev, perm, (u32)n))
-		goto out_free;
-	for (i = 0; i < n && !ferror(stdout); i++) {
-		if (from_stdin) {
-			fwrite(lines.line[perm[i]], 1, lines.len[perm[i]], stdout);
-			putchar('\n');
-		} else {
-			printf("%llu\n", (unsigned long long)perm[i] + 1);
+	/* Read ahead what the shuffles will need, and no more. */
+	fdc_dev_draw_expect(&dev, (double)count * fdc_log2_factorial(n));
+	for (k = 0; k < count && !ferror(stdout); k++) {
+		for (i = 0; i < n; i++)
+			perm[i] = (u32)i;
+		if (fdc_shuffle(&dev, perm, (u32)n))
+			goto out_free;
+		if (several) {
+			fdc_print_perm_line(perm, n);
+			continue;
+		}
+		for (i = 0; i < n && !ferror(stdout); i++) {
+			if (from_stdin) {
+				fwrite(lines.line[perm[i]], 1,
+				       lines.len[perm[i]], stdout);
+				putchar('\n');
+			} else {
+				printf("%llu\n", (unsigned long long)perm[i] + 1);
+			}
 		}
 	}
 	ret = fdc_finish_output();
+	if (!ret && stats && fdc_shuffle_stats(&dev, n, count))
+		ret = FDC_EXIT_FAILURE;
 
 out_free:
 	free(perm);

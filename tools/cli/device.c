@@ -335,6 +335,7 @@ int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
 	dev->path = cfg->device;
 	dev->max_ahead = FDC_CACHE_MAX;
 	dev->fd = -1;
+	fdc_draw_init(&dev->draw);
 #ifdef FDC_FAKE_DEVICE
 	/* Test builds only: "fake:SEED" is the deterministic double. */
 	if (!strncmp(cfg->device, "fake:", 5)) {
@@ -382,13 +383,24 @@ void fdc_dev_close(struct fdc_dev *dev)
 		free(dev->cache[i].vals);
 		dev->cache[i].vals = NULL;
 	}
+	fdc_draw_free(&dev->draw);
 	if (dev->ops && dev->ops->close)
 		dev->ops->close(dev);
 	dev->ops = NULL;
 }
 
-/* Read @n rolls of @sides straight from the device. */
-static int fdc_dev_fill(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
+/**
+ * fdc_dev_read() - @n rolls of @sides straight from the device
+ * @dev: the device
+ * @sides: the number of faces, at least 1; set on the device if it changed
+ * @out: the rolls, each in [0, @sides)
+ * @n: how many
+ *
+ * No read-ahead and no cache: exactly @n rolls are read.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_dev_read(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
 {
 	size_t i;
 
@@ -469,7 +481,7 @@ int fdc_dev_rolls(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
 
 	/* Big requests go straight to the device. */
 	if (n >= dev->max_ahead)
-		return fdc_dev_fill(dev, sides, out, n);
+		return fdc_dev_read(dev, sides, out, n);
 
 	if (!c->vals) {
 		c->vals = malloc(FDC_CACHE_MAX * sizeof(*c->vals));
@@ -481,7 +493,7 @@ int fdc_dev_rolls(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
 	want = n > c->ahead ? n : c->ahead;
 	if (want > dev->max_ahead)
 		want = dev->max_ahead;
-	if (fdc_dev_fill(dev, sides, c->vals, want))
+	if (fdc_dev_read(dev, sides, c->vals, want))
 		return -1;
 	memcpy(out, c->vals, n * sizeof(*out));
 	c->pos = n;

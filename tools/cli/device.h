@@ -2,12 +2,18 @@
 /*
  * fairdie tool - the one place that talks to /dev/fairdie.
  *
- * Commands ask for rolls of a given size with fdc_dev_rolls(); this layer
- * sets the device's sides when they change and reads whole rolls in the
- * device's binary format. Each value handed out is one roll the device made
- * with exactly that many sides: nothing is ever split or combined. Rolls
- * read ahead are kept per size, so interleaved sizes (3d6+1d4) do not make
- * the device throw its state away at every die.
+ * Commands ask for rolls of a given size in one of two ways:
+ *
+ * - fdc_dev_rolls(): each value is one roll the device made with exactly
+ *   that many sides. This layer sets the device's sides when they change
+ *   and reads whole rolls in the device's binary format; rolls read ahead
+ *   are kept per size. Best when one size is rolled again and again: the
+ *   device's own sampler recycles its state between rolls.
+ * - fdc_dev_draw(): exact draws whose size changes from one to the next
+ *   (a shuffle, 3d6+1d4), from one uniform state kept in userspace and fed
+ *   with fair bits: the device stays set to 2^32 sides (draw.c). The
+ *   device discards its state at every change of sides, so the first way
+ *   would pay for a fresh state at every die.
  *
  * The operations go through struct fdc_dev_ops so that the tests can put a
  * deterministic double in place of the device (device_fake.c).
@@ -82,6 +88,52 @@ struct fdc_cache {
 	u64 last_use;
 };
 
+/* Draws read rolls of 2^FDC_DRAW_DIGIT_BITS sides: fair bits as they are. */
+#define FDC_DRAW_DIGIT_BITS	32
+/*
+ * Before a draw of n values the uniform state reaches M >= 2^(fls64(n - 1)
+ * + FDC_DRAW_SLACK), at least 2^FDC_DRAW_SLACK n, so that a step rejects
+ * with probability below n / M <= 2^-FDC_DRAW_SLACK. Each draw then wastes
+ * under 0.001 bit, and the state left over at the end holds about
+ * FDC_DRAW_SLACK + 1 bits.
+ */
+#define FDC_DRAW_SLACK		12
+
+/**
+ * struct fdc_draw - exact draws of any size from one uniform state
+ * @z: the state Z, uniform on [0, @m) given every draw made so far
+ * @m: its range M, at least 1
+ * @digits: rolls of 2^@digit_bits sides read and not yet taken
+ * @pos: the next one
+ * @len: how many were read
+ * @acc: fair bits of the digit being taken, not yet absorbed, low first
+ * @nacc: how many
+ * @digit_bits: the device is read with 2^@digit_bits sides (1 to 32)
+ * @unit: rolls are read a multiple of this many at a time when read-ahead
+ *	is allowed: 64 bits, the driver's granularity (see draw.c)
+ * @slack: FDC_DRAW_SLACK, or less in the tests
+ * @expect: fair bits the callers expect to be read in all (read-ahead)
+ * @bits_read: fair bits read from the device
+ * @bits_used: fair bits absorbed into the state
+ * @draws: values drawn
+ */
+struct fdc_draw {
+	fd_u128 z;
+	fd_u128 m;
+	u64 *digits;
+	size_t pos;
+	size_t len;
+	u64 acc;
+	unsigned int nacc;
+	unsigned int digit_bits;
+	unsigned int unit;
+	unsigned int slack;
+	u64 expect;
+	u64 bits_read;
+	u64 bits_used;
+	u64 draws;
+};
+
 /**
  * struct fdc_dev - an open device
  * @ops: the device's operations
@@ -93,6 +145,7 @@ struct fdc_cache {
  * @set_sides_calls: times the sides were changed
  * @cache: rolls read ahead, per size
  * @tick: a clock for @cache's eviction
+ * @draw: the state of fdc_dev_draw()
  * @priv: the test double's state
  */
 struct fdc_dev {
@@ -105,6 +158,7 @@ struct fdc_dev {
 	u64 set_sides_calls;
 	struct fdc_cache cache[FDC_CACHE_SLOTS];
 	u64 tick;
+	struct fdc_draw draw;
 	void *priv;
 };
 
@@ -112,6 +166,12 @@ void fdc_config_init(struct fdc_config *cfg);
 int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg);
 void fdc_dev_close(struct fdc_dev *dev);
 int fdc_dev_rolls(struct fdc_dev *dev, u64 sides, u64 *out, size_t n);
+int fdc_dev_read(struct fdc_dev *dev, u64 sides, u64 *out, size_t n);
+
+void fdc_draw_init(struct fdc_draw *d);
+void fdc_draw_free(struct fdc_draw *d);
+int fdc_dev_draw(struct fdc_dev *dev, u64 n, u64 *out);
+void fdc_dev_draw_expect(struct fdc_dev *dev, double bits);
 int fdc_dev_ioctl(struct fdc_dev *dev, unsigned long req, void *arg,
 		  const char *name);
 unsigned int fdc_roll_width(u64 sides);

@@ -122,6 +122,7 @@ int fdc_fake_open(struct fdc_dev *dev, u64 seed)
 		return -1;
 	}
 	memset(dev, 0, sizeof(*dev));
+	fdc_draw_init(&dev->draw);
 	f->state = seed;
 	dev->path = "fake";
 	dev->fd = -1;
@@ -137,7 +138,8 @@ int fdc_fake_open(struct fdc_dev *dev, u64 seed)
  * @vals: the rolls, 0-based; the caller keeps them alive
  * @n: how many; asking for more is an error
  *
- * Also turns read-ahead off, so that the rolls go out in the order asked.
+ * Also turns read-ahead off, so that the rolls go out in the order asked,
+ * and starts the log afresh.
  */
 void fdc_fake_script(struct fdc_dev *dev, const u64 *vals, size_t n)
 {
@@ -146,6 +148,7 @@ void fdc_fake_script(struct fdc_dev *dev, const u64 *vals, size_t n)
 	f->script = vals;
 	f->script_len = n;
 	f->script_pos = 0;
+	f->log_len = 0;
 	dev->max_ahead = 1;
 }
 

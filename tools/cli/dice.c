@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -200,7 +201,7 @@ int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 {
 	struct fdc_parser p = { .s = text, .err = err, .errlen = errlen };
 	struct fdc_dice_term *t;
-	u64 bound = 0, m;
+	u64 bound = 0, m, sides = 0;
 	int sign = 1, ret;
 
 	memset(expr, 0, sizeof(*expr));
@@ -221,6 +222,10 @@ int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		ret = fdc_parse_term(&p, t);
 		if (ret)
 			return ret;
+		if (t->count) {
+			expr->mixed |= sides && t->sides != sides;
+			sides = t->sides;
+		}
 		expr->dice += t->count;
 		if (expr->dice > FDC_DICE_MAX_DICE)
 			return fdc_parse_fail(&p, "too many dice: at most %d per roll",
@@ -347,9 +352,27 @@ static void fdc_print_group(const struct fdc_dice_term *t,
 	fputc(']', out);
 }
 
+/*
+ * @n dice of @sides: rolls of the device when the expression has one size
+ * of dice, exact draws from the shared uniform state when it mixes sizes.
+ */
+static int fdc_take_dice(struct fdc_dev *dev, bool mixed, u64 sides, u64 *out,
+			 size_t n)
+{
+	size_t i;
+
+	if (!mixed)
+		return fdc_dev_rolls(dev, sides, out, n);
+	for (i = 0; i < n; i++)
+		if (fdc_dev_draw(dev, sides, &out[i]))
+			return -1;
+	return 0;
+}
+
 /* Roll one group; *@rolled counts dice against FDC_DICE_MAX_DICE. */
-static int fdc_roll_group(const struct fdc_dice_term *t, struct fdc_dev *dev,
-			  u64 *rolled, u64 *sum, FILE *verbose)
+static int fdc_roll_group(const struct fdc_dice_term *t, bool mixed,
+			  struct fdc_dev *dev, u64 *rolled, u64 *sum,
+			  FILE *verbose)
 {
 	struct fdc_die *dice = NULL;
 	u64 *faces, *grown, r;
@@ -362,7 +385,7 @@ static int fdc_roll_group(const struct fdc_dice_term *t, struct fdc_dev *dev,
 		fdc_err("out of memory");
 		goto out_free;
 	}
-	if (fdc_dev_rolls(dev, t->sides, faces, t->count))
+	if (fdc_take_dice(dev, mixed, t->sides, faces, t->count))
 		goto out_free;
 	/* Faces are 1..sides; dice keep their first face in place. */
 	for (i = 0; i < t->count; i++) {
@@ -381,7 +404,7 @@ static int fdc_roll_group(const struct fdc_dice_term *t, struct fdc_dev *dev,
 					FDC_DICE_MAX_DICE);
 				goto out_free;
 			}
-			if (fdc_dev_rolls(dev, t->sides, &r, 1))
+			if (fdc_take_dice(dev, mixed, t->sides, &r, 1))
 				goto out_free;
 			face = r + 1;
 			if (dice[i].sum > FDC_TOTAL_MAX - face) {
@@ -429,6 +452,24 @@ out_free:
 }
 
 /**
+ * fdc_dice_bits() - the fair bits one roll of an expression needs
+ * @expr: the expression
+ *
+ * Return: the sum of log2(sides) over its dice, explosions left out.
+ */
+double fdc_dice_bits(const struct fdc_dice_expr *expr)
+{
+	double bits = 0;
+	unsigned int i;
+
+	for (i = 0; i < expr->nterms; i++)
+		if (expr->term[i].count)
+			bits += expr->term[i].count *
+				log2((double)expr->term[i].sides);
+	return bits;
+}
+
+/**
  * fdc_dice_roll() - roll an expression once
  * @expr: the expression
  * @dev: where the dice come from
@@ -460,7 +501,8 @@ int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_dev *dev,
 			sum = t->sides;
 			if (verbose)
 				fprintf(verbose, "%llu", (unsigned long long)sum);
-		} else if (fdc_roll_group(t, dev, &rolled, &sum, verbose)) {
+		} else if (fdc_roll_group(t, expr->mixed, dev, &rolled, &sum,
+					  verbose)) {
 			return -1;
 		}
 		/* Each sum is at most INT64_MAX, so it fits in an s64. */

@@ -48,11 +48,14 @@ struct fdc_dice_term {
  * struct fdc_dice_expr - a parsed expression
  * @nterms: terms used
  * @dice: dice rolled before any explosion
+ * @mixed: it has dice of more than one size: each die is then an exact
+ *	draw from one uniform state (fdc_dev_draw()), not one device roll
  * @term: the terms, in order
  */
 struct fdc_dice_expr {
 	unsigned int nterms;
 	u64 dice;
+	bool mixed;
 	struct fdc_dice_term term[FDC_DICE_MAX_TERMS];
 };
 
@@ -60,5 +63,6 @@ int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_dev *dev,
 		  s64 *total, FILE *verbose);
+double fdc_dice_bits(const struct fdc_dice_expr *expr);
 
 #endif /* _FAIRDIE_CLI_DICE_H */

@@ -3,18 +3,33 @@
  * fairdie tool - shuffling, craps and roulette with exact rolls.
  */
 
+#include <math.h>
+
 #include "cli.h"
 #include "games.h"
 
 /**
+ * fdc_log2_factorial() - log2(@n!), the fair bits a shuffle of @n needs
+ * @n: the number of items
+ *
+ * Return: the sum of log2(i) for i = 2..@n, to double precision.
+ */
+double fdc_log2_factorial(u64 n)
+{
+	return n < 2 ? 0 : lgamma((double)n + 1) / M_LN2;
+}
+
+/**
  * fdc_shuffle() - permute @perm uniformly (Durstenfeld's Fisher-Yates)
- * @dev: where the rolls come from
+ * @dev: where the draws come from
  * @perm: the items
  * @n: how many
  *
- * For i = n - 1 down to 1, swap item i with item j, j a roll of a die with
- * i + 1 sides. The n! sequences of rolls map one to one onto the n!
- * permutations, so an exact die gives an exactly uniform permutation.
+ * For i = n - 1 down to 1, swap item i with item j, j an exact draw in
+ * [0, i] (fdc_dev_draw(): one uniform state shared by all the draws, so a
+ * shuffle costs about log2(n!) fair bits). The n! sequences of draws map
+ * one to one onto the n! permutations, and every sequence has probability
+ * exactly 1/n!, so every permutation does.
  *
  * Return: 0, or -1 after printing a one-line error.
  */
@@ -24,7 +39,7 @@ int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
 	u64 j;
 
 	for (i = n ? n - 1 : 0; i >= 1; i--) {
-		if (fdc_dev_rolls(dev, (u64)i + 1, &j, 1))
+		if (fdc_dev_draw(dev, (u64)i + 1, &j))
 			return -1;
 		tmp = perm[i];
 		perm[i] = perm[j];

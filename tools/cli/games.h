@@ -22,6 +22,7 @@ enum fdc_colour {
 	FDC_BLACK,
 };
 
+double fdc_log2_factorial(u64 n);
 int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n);
 int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace);
 int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static unsigned int fdt_passed, fdt_failed;
 
@@ -22,6 +23,30 @@ static unsigned int fdt_passed, fdt_failed;
 			       __LINE__, ##__VA_ARGS__);		\
 		}							\
 	} while (0)
+
+/*
+ * Send standard error to /dev/null, for the one-line errors a test
+ * provokes by the thousand, and back.
+ */
+static inline int fdt_stderr_off(void)
+{
+	int saved;
+
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || !freopen("/dev/null", "w", stderr))
+		abort();
+	return saved;
+}
+
+static inline void fdt_stderr_on(int saved)
+{
+	fflush(stderr);
+	if (dup2(saved, STDERR_FILENO) < 0)
+		abort();
+	close(saved);
+	clearerr(stderr);
+}
 
 static inline int fdt_summary(void)
 {

@@ -176,6 +176,30 @@ t 0 "shuffle -" "$fake" $f shuffle - &&
 rm -f "$tmp/in"
 t 2 "shuffle abc" "$fake" $f shuffle abc && has "$tmp/err" "invalid N 'abc'" "shuffle abc"
 t 2 "shuffle without N" "$fake" $f shuffle
+# -n COUNT: one permutation per line; the state carries over between them.
+t 0 "shuffle -n" "$fake" $f shuffle -n 500 4
+if awk '{ if (NF != 4) bad = 1; delete seen
+		for (i = 1; i <= NF; i++) if ($i !~ /^[1-4]$/ || seen[$i]++) bad = 1
+		c[$0]++ }
+	END { for (p in c) n++; exit bad || NR != 500 || n != 24 }' "$tmp/out"; then
+	pass
+else
+	fail "shuffle -n 500 4: not 500 lines of permutations of 1..4, all 24 seen"
+fi
+t 2 "shuffle -n with -" "$fake" $f shuffle -n 2 - &&
+	has "$tmp/err" "shuffle: --count works with N, not with '-'" "shuffle -n with -"
+t 2 "shuffle -n 0" "$fake" $f shuffle -n 0 5 && has "$tmp/err" "invalid COUNT '0'" "shuffle -n 0"
+# --stats: the fair bits a 52-card shuffle used and read, on stderr.
+t 0 "shuffle --stats" "$fake" $f shuffle --stats 52 &&
+	same "$(wc -l <"$tmp/out")" 52 "shuffle --stats keeps stdout"
+has "$tmp/err" "log2(N!):         225.58 bits per permutation" "shuffle --stats log2(52!)"
+has "$tmp/err" "draws:            51" "shuffle --stats draws"
+if awk -F ': *' '$1 == "fair bits used" { u = $2 + 0 } $1 == "fair bits read" { r = $2 + 0 }
+		END { exit !(u >= 226 && u <= 245 && r == 256) }' "$tmp/err"; then
+	pass
+else
+	fail "shuffle --stats 52: used not in 226..245 or read not 256: $(cat "$tmp/err")"
+fi
 
 # --- craps and roulette ---------------------------------------------------
 t 0 "craps" "$fake" $f craps -n 5000 &&

@@ -61,6 +61,12 @@ static void fdt_parse_good(void)
 	FDT_CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
 		  "big die");
 	FDT_CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
+	/* One size of dice, or several: device rolls, or draws. */
+	FDT_CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
+	FDT_CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
+	FDT_CHECK(fdt_parse("3d6+1d4", &e) && e.mixed, "3d6+1d4 mixed");
+	FDT_CHECK(fdt_parse("d1-d6", &e) && e.mixed, "d1-d6 mixed");
+	FDT_CHECK(fdt_parse("d6+6+d6+d%", &e) && e.mixed, "d6+6+d6+d%% mixed");
 }
 
 static const struct {
@@ -196,15 +202,15 @@ static void fdt_roll_scripted(void)
 	FDT_CHECK(!ret && total == 9 && !strcmp(detail, "4d6k3[3 3 3 (3)]"),
 		  "4d6k3 ties: '%s'", detail);
 
-	/* Every die its own roll with its own sides: 3d6+1d4+d%-2. */
-	v[0] = 0; v[1] = 1; v[2] = 2; v[3] = 3; v[4] = 99;
-	ret = fdt_roll_script("3d6+1d4+d%-2", v, 5, &total, detail,
+	/* One size: every die is its own roll of that size: 3d6+1d6-2. */
+	v[0] = 0; v[1] = 1; v[2] = 2; v[3] = 5;
+	ret = fdt_roll_script("3d6+1d6-2", v, 4, &total, detail,
 			      sizeof(detail), &log, &log_len);
-	FDT_CHECK(!ret && total == 1 + 2 + 3 + 4 + 100 - 2 &&
-		  log_len == 5 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
-		  log[3] == 4 && log[4] == 100,
-		  "3d6+1d4+d%%-2: %lld, %zu rolls", (long long)total, log_len);
-	FDT_CHECK(!strcmp(detail, "3d6[1 2 3] + 1d4[4] + 1d100[100] - 2"),
+	FDT_CHECK(!ret && total == 1 + 2 + 3 + 6 - 2 &&
+		  log_len == 4 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
+		  log[3] == 6,
+		  "3d6+1d6-2: %lld, %zu rolls", (long long)total, log_len);
+	FDT_CHECK(!strcmp(detail, "3d6[1 2 3] + 1d6[6] - 2"),
 		  "verbose '%s'", detail);
 
 	/* Exploding on the maximum: 6 -> 6 -> 2, and 3. */
@@ -277,8 +283,8 @@ static void fdt_roll_random(void)
 	struct fdc_dev dev;
 	const u64 *log;
 	size_t log_len, i;
-	u64 hist[19] = { 0 }, n = 216000, sides_bad = 0;
-	double sum4 = 0, chi2 = 0, exact4 = 0;
+	u64 hist[19] = { 0 }, hist4[19] = { 0 }, n = 216000, sides_bad = 0;
+	double sum4 = 0, chi2 = 0, exact4 = 0, ideal, sq;
 	s64 total;
 	int bad = 0;
 	unsigned int s, a, b, c, d;
@@ -332,38 +338,168 @@ static void fdt_roll_random(void)
 	       chi2, sum4 / n, exact4);
 	fdc_dev_close(&dev);
 
-	/* Interleaved sizes are read ahead per size: few SET_SIDES, and
-	 * every roll used came from a device set to its own size.
+	/* Mixed sizes are draws from one state fed by rolls of 2^32 sides:
+	 * one SET_SIDES, and about log2(6) or log2(4) fair bits a die.
 	 */
 	if (fdc_fake_open(&dev, 7))
 		abort();
-	for (i = 0; i < 10000; i++)
+	ideal = 10000 * fdc_dice_bits(&e3);
+	fdc_dev_draw_expect(&dev, ideal);
+	for (i = 0; i < 10000; i++) {
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
+		hist4[total - 4]++;
+	}
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0; i < log_len; i++)
-		sides_bad += log[i] != 6 && log[i] != 4;
-	FDT_CHECK(!bad && !sides_bad && log_len >= 40000 &&
-		  dev.set_sides_calls < 100,
-		  "3d6+1d4 x 10000: %zu rolls read, %llu SET_SIDES",
-		  log_len, (unsigned long long)dev.set_sides_calls);
-	printf("3d6+1d4 x 10000: %zu rolls read for 40000 dice, %llu SET_SIDES\n",
-	       log_len, (unsigned long long)dev.set_sides_calls);
+		sides_bad += log[i] != 1ULL << 32;
+	FDT_CHECK(!bad && !sides_bad && dev.set_sides_calls == 1 &&
+		  dev.draw.draws == 40000 && log_len * 32 == dev.draw.bits_read &&
+		  dev.draw.bits_used < ideal * 1.001 + FDC_DRAW_SLACK + 2 &&
+		  dev.draw.bits_read < dev.draw.bits_used + 64,
+		  "3d6+1d4 x 10000: %llu fair bits used, %llu read, %.0f ideal, %llu SET_SIDES",
+		  (unsigned long long)dev.draw.bits_used,
+		  (unsigned long long)dev.draw.bits_read, ideal,
+		  (unsigned long long)dev.set_sides_calls);
+	printf("3d6+1d4 x 10000: %llu fair bits used, %llu read, %llu SET_SIDES;",
+	       (unsigned long long)dev.draw.bits_used,
+	       (unsigned long long)dev.draw.bits_read,
+	       (unsigned long long)dev.set_sides_calls);
+	printf(" the sum of log2(sides) is %.0f\n", ideal);
+	/* 3d6+1d4 has 16 totals, 4..22: 15 dof, 1e-6 quantile 56.5. */
+	for (s = 0, chi2 = 0; s < 19; s++) {
+		unsigned int ways = 0;
+		double expect;
+
+		for (a = 1; a <= 6; a++)
+			for (b = 1; b <= 6; b++)
+				for (c = 1; c <= 6; c++)
+					for (d = 1; d <= 4; d++)
+						ways += a + b + c + d == s + 4;
+		expect = 10000.0 * ways / 864;
+		if (expect)
+			chi2 += (hist4[s] - expect) * (hist4[s] - expect) /
+				expect;
+	}
+	FDT_CHECK(chi2 < 56.5, "3d6+1d4 chi-square %.1f", chi2);
 	fdc_dev_close(&dev);
 
-	/* Without read-ahead: exactly 6 6 6 4, again and again. */
+	/* One size, several terms, no read-ahead: one roll of 6 per die. */
+	if (fdc_fake_open(&dev, 7))
+		abort();
+	dev.max_ahead = 1;
+	fdt_parse("2d6+1d6", &e);
+	for (i = 0; i < 100; i++)
+		bad |= fdc_dice_roll(&e, &dev, &total, NULL);
+	log_len = fdc_fake_log(&dev, &log);
+	for (i = 0, sides_bad = 0; i < log_len; i++)
+		sides_bad += log[i] != 6;
+	FDT_CHECK(!bad && log_len == 300 && !sides_bad &&
+		  dev.set_sides_calls == 1 && !dev.draw.draws,
+		  "2d6+1d6 without read-ahead: %zu rolls, %llu SET_SIDES",
+		  log_len, (unsigned long long)dev.set_sides_calls);
+	fdc_dev_close(&dev);
+
+	/* Mixed, no read-ahead: one roll of 2^32 sides at a time. */
 	if (fdc_fake_open(&dev, 7))
 		abort();
 	dev.max_ahead = 1;
 	for (i = 0; i < 100; i++)
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
-	log_len = fdc_fake_log(&dev, &log);
-	for (i = 0, sides_bad = 0; i < log_len; i++)
-		sides_bad += log[i] != (i % 4 == 3 ? 4U : 6U);
-	FDT_CHECK(!bad && log_len == 400 && !sides_bad &&
-		  dev.set_sides_calls == 200,
-		  "no read-ahead: %zu rolls, %llu SET_SIDES", log_len,
-		  (unsigned long long)dev.set_sides_calls);
+	FDT_CHECK(!bad && dev.draw.bits_read < dev.draw.bits_used + 32,
+		  "3d6+1d4 without read-ahead: %llu bits read, %llu used",
+		  (unsigned long long)dev.draw.bits_read,
+		  (unsigned long long)dev.draw.bits_used);
 	fdc_dev_close(&dev);
+
+	/* Mixed and exploding: E[d6x] = 3.5 * 6 / 5 = 4.2, plus E[d4]. */
+	if (fdc_fake_open(&dev, 8))
+		abort();
+	fdt_parse("d6x+d4", &e);
+	for (i = 0, sum4 = 0, sq = 0; i < 100000; i++) {
+		bad |= fdc_dice_roll(&e, &dev, &total, NULL);
+		sum4 += total;
+		sq += (double)total * total;
+	}
+	sum4 /= 100000;
+	sq = sqrt((sq / 100000 - sum4 * sum4) / 100000);
+	FDT_CHECK(!bad && fabs(sum4 - 6.7) < 5 * sq,
+		  "d6x+d4 mean %.4f, exact 6.7", sum4);
+	fdc_dev_close(&dev);
+}
+
+/*
+ * Mixed dice as draws, proven the way shuffles are: every string of
+ * @depth fair bits fed one bit a roll; at every depth d, the strings of d
+ * bits that finish "d3+d2+d5" give each of the 30 (d3, d2, d5) equally
+ * often.
+ */
+static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
+{
+	static u64 hist[30][25];
+	u64 bits[24], cum[30] = { 0 }, s, u, done = 0, bad_run = 0;
+	struct fdc_dice_expr e;
+	struct fdc_dev dev;
+	unsigned int a, b, c, d, bad_depths = 0, i;
+	char detail[64];
+	FILE *trace;
+	s64 total;
+	int saved;
+
+	memset(hist, 0, sizeof(hist));
+	if (depth > 24 || !fdt_parse("d3+d2+d5", &e) || fdc_fake_open(&dev, 0))
+		abort();
+	saved = fdt_stderr_off();
+	for (s = 0; s < 1ULL << depth; s++) {
+		for (i = 0; i < depth; i++)
+			bits[i] = s >> i & 1;
+		fdc_draw_free(&dev.draw);
+		fdc_draw_init(&dev.draw);
+		dev.draw.digit_bits = 1;
+		dev.draw.unit = 1;
+		dev.draw.slack = slack;
+		fdc_fake_script(&dev, bits, depth);
+		memset(detail, 0, sizeof(detail));
+		trace = fmemopen(detail, sizeof(detail), "w");
+		if (!trace)
+			abort();
+		if (fdc_dice_roll(&e, &dev, &total, trace)) {
+			fclose(trace);
+			continue;
+		}
+		fclose(trace);
+		u = dev.draw.bits_read;
+		if (sscanf(detail, "1d3[%u] + 1d2[%u] + 1d5[%u]", &a, &b, &c) != 3 ||
+		    a < 1 || a > 3 || b < 1 || b > 2 || c < 1 || c > 5 ||
+		    total != a + b + c || u > depth ||
+		    u != dev.draw.bits_used) {
+			bad_run++;
+			continue;
+		}
+		hist[((a - 1) * 2 + b - 1) * 5 + c - 1][u]++;
+		done++;
+	}
+	fdc_dev_close(&dev);
+	fdt_stderr_on(saved);
+	for (d = 0; d <= depth; d++) {
+		bool equal = true;
+
+		for (i = 0; i < 30; i++) {
+			bad_run += hist[i][d] % (1ULL << (depth - d)) != 0;
+			cum[i] += hist[i][d];
+			equal &= cum[i] == cum[0];
+		}
+		bad_depths += !equal;
+	}
+	/* ... and nearly every string finishes: nothing stalls. */
+	FDT_CHECK(!bad_run && !bad_depths && cum[0] &&
+		  done >= (1ULL << depth) / 100 * 99,
+		  "d3+d2+d5, slack %u: %llu bad runs, unequal at %u depths, %llu finish",
+		  slack, (unsigned long long)bad_run, bad_depths,
+		  (unsigned long long)done);
+	printf("exact: d3+d2+d5, slack %2u: 2^%u bit strings, %5.1f%% finish;",
+	       slack, depth, 100.0 * done / (1ULL << depth));
+	printf(" each of the 30 outcomes from %llu; equal at all %u depths\n",
+	       (unsigned long long)cum[0], depth + 1);
 }
 
 int main(void)
@@ -372,5 +508,8 @@ int main(void)
 	fdt_parse_bad();
 	fdt_roll_scripted();
 	fdt_roll_random();
+	fdt_roll_mixed_exhaustive(0, 14);
+	fdt_roll_mixed_exhaustive(2, 15);
+	fdt_roll_mixed_exhaustive(FDC_DRAW_SLACK, 18);
 	return fdt_summary();
 }

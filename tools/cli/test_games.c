@@ -22,58 +22,321 @@ static u64 fdt_gcd(u64 a, u64 b)
 	return a;
 }
 
-/*
- * Every sequence of rolls j_i in [0, i] (i = n - 1 .. 1) must give a
- * different permutation: then the n! equally likely sequences give the n!
- * permutations exactly once each. The dice asked for must be n, n-1, .., 2.
- */
-static void fdt_shuffle_bijection(u32 n)
+/* Rank of a permutation of 0..n-1 among the n! (Lehmer code). */
+static u64 fdt_perm_rank(const u32 *perm, u32 n)
 {
-	u64 script[16], seqs = 1, s, i, bad_sides = 0, bad = 0;
-	unsigned char *seen;
-	u32 perm[16];
+	u64 rank = 0, less;
+	u32 i, k;
 
-	for (i = 2; i <= n; i++)
-		seqs *= i;
-	seen = calloc(seqs, 1);
-	if (!seen)
+	for (i = 0; i < n; i++) {
+		for (k = i + 1, less = 0; k < n; k++)
+			less += perm[k] < perm[i];
+		rank = rank * (n - i) + less;
+	}
+	return rank;
+}
+
+static u64 fdt_factorial(u32 n)
+{
+	u64 f = 1;
+
+	while (n > 1)
+		f *= n--;
+	return f;
+}
+
+/*
+ * A control for the exhaustive test: "swap item i with any of the n
+ * items", n^n equally likely sequences of exact draws for n! permutations.
+ * Biased for n >= 3, so the test must say so.
+ */
+static int fdt_naive_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
+{
+	u32 i, tmp;
+	u64 j;
+
+	for (i = 0; i < n; i++) {
+		if (fdc_dev_draw(dev, n, &j))
+			return -1;
+		tmp = perm[i];
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
+	return 0;
+}
+
+#define FDT_MAX_DEPTH	22
+
+/*
+ * Feed the shuffle of @n every string of @depth fair bits (the device reads
+ * 2-sided rolls, one bit each, only when the state needs them) and count,
+ * per permutation, the strings that finish after u bits, u = 0..@depth.
+ * A finished run that read u bits stands for the 2^(depth - u) strings
+ * that start with those u bits. At every depth d <= @depth the permutation
+ * of every string of d bits that finishes within them must be equally
+ * often each of the n! permutations: the cumulated counts must be equal.
+ * And at @depth, at least 99% of the strings must have finished.
+ *
+ * Return: whether they are, at every depth.
+ */
+static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
+				  unsigned int depth,
+				  int (*shuffle)(struct fdc_dev *, u32 *, u32),
+				  bool quiet)
+{
+	u64 nperm = fdt_factorial(n), s, r, u, d, bad_run = 0, done = 0;
+	u64 (*hist)[FDT_MAX_DEPTH + 1] = calloc(nperm, sizeof(*hist));
+	u64 *cum = calloc(nperm, sizeof(*cum));
+	u64 bits[FDT_MAX_DEPTH];
+	unsigned int bad_depths = 0;
+	struct fdc_dev dev;
+	bool ok;
+	u32 perm[8];
+	int saved_err;
+	size_t i;
+
+	if (!hist || !cum || depth > FDT_MAX_DEPTH || n > 8)
 		abort();
-	for (s = 0; s < seqs; s++) {
-		struct fdc_dev dev;
+	/* Strings that run out print the double's error: not wanted here. */
+	saved_err = fdt_stderr_off();
+	if (fdc_fake_open(&dev, 0))
+		abort();
+	for (s = 0; s < 1ULL << depth; s++) {
 		const u64 *log;
-		u64 rest = s, rank = 0, k, less;
 		size_t len;
 
-		/* Mixed radix: j for sides i + 1, i = n - 1 down to 1. */
-		for (i = 0; i + 1 < n; i++) {
-			script[i] = rest % (n - i);
-			rest /= n - i;
-		}
-		if (fdc_fake_open(&dev, 0))
-			abort();
-		fdc_fake_script(&dev, script, n - 1);
+		for (i = 0; i < depth; i++)
+			bits[i] = s >> i & 1;
+		fdc_draw_free(&dev.draw);
+		fdc_draw_init(&dev.draw);
+		dev.draw.digit_bits = 1;
+		dev.draw.unit = 1;
+		dev.draw.slack = slack;
+		fdc_fake_script(&dev, bits, depth);
 		for (i = 0; i < n; i++)
 			perm[i] = (u32)i;
-		bad += !!fdc_shuffle(&dev, perm, n);
+		if (shuffle(&dev, perm, n))
+			continue;
+		/* Bits are read only as the state needs them, and all used. */
+		u = dev.draw.bits_read;
 		len = fdc_fake_log(&dev, &log);
+		bad_run += u != dev.draw.bits_used || len != u;
 		for (i = 0; i < len; i++)
-			bad_sides += log[i] != n - i;
-		bad_sides += len != n - 1;
-		fdc_dev_close(&dev);
-
-		/* Rank of the permutation (Lehmer code) to mark it seen. */
-		for (i = 0; i < n; i++) {
-			for (k = i + 1, less = 0; k < n; k++)
-				less += perm[k] < perm[i];
-			rank = rank * (n - i) + less;
+			bad_run += log[i] != 2;
+		r = fdt_perm_rank(perm, n);
+		if (r >= nperm || u > depth) {
+			bad_run++;
+			continue;
 		}
-		if (rank >= seqs || seen[rank]++)
-			bad++;
+		hist[r][u]++;
+		done++;
 	}
-	FDT_CHECK(!bad && !bad_sides,
-		  "shuffle of %u: %llu repeated permutations, %llu wrong dice",
-		  n, (unsigned long long)bad, (unsigned long long)bad_sides);
-	free(seen);
+	fdc_dev_close(&dev);
+	fdt_stderr_on(saved_err);
+
+	for (d = 0; d <= depth; d++) {
+		bool equal = true;
+
+		for (r = 0; r < nperm; r++) {
+			/* A run that read u bits is 2^(depth - u) strings. */
+			bad_run += hist[r][d] % (1ULL << (depth - d)) != 0;
+			cum[r] += hist[r][d];
+			equal &= cum[r] == cum[0];
+		}
+		bad_depths += !equal;
+	}
+	/*
+	 * Equal counts are not enough: a sampler that never finished where it
+	 * should reject would pass them. Runs must almost all finish.
+	 */
+	ok = !bad_run && !bad_depths && cum[0] &&
+	     done >= (1ULL << depth) / 100 * 99;
+	if (!quiet) {
+		FDT_CHECK(ok,
+			  "shuffle of %u, slack %u, %u bits: %llu bad runs, unequal at %u depths",
+			  n, slack, depth, (unsigned long long)bad_run,
+			  bad_depths);
+		printf("exact: shuffle of %u, slack %2u: 2^%u bit strings, %5.1f%% finish;",
+		       n, slack, depth, 100.0 * done / (1ULL << depth));
+		printf(" each of the %llu orders from %llu; equal at all %u depths\n",
+		       (unsigned long long)nperm, (unsigned long long)cum[0],
+		       depth + 1);
+	}
+	free(hist);
+	free(cum);
+	return ok;
+}
+
+static void fdt_shuffle_exhaustive(void)
+{
+	static const struct {
+		u32 n;
+		unsigned int slack, depth;
+	} runs[] = {
+		{ 3, 0, 16 }, { 3, 1, 16 }, { 3, 3, 16 },
+		{ 4, 0, 16 }, { 4, 1, 16 }, { 4, 3, 16 },
+		{ 5, 0, 16 }, { 5, 1, 16 }, { 5, 2, 17 },
+		/* The tool's own slack needs more bits before any output. */
+		{ 3, FDC_DRAW_SLACK, 18 },
+		{ 4, FDC_DRAW_SLACK, 20 },
+		{ 5, FDC_DRAW_SLACK, 21 },
+	};
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++)
+		fdt_shuffle_enumerate(runs[i].n, runs[i].slack, runs[i].depth,
+				      fdc_shuffle, false);
+	/* The control: the same check must see the naive shuffle's bias. */
+	ok = fdt_shuffle_enumerate(3, 0, 14, fdt_naive_shuffle, true);
+	FDT_CHECK(!ok, "the naive shuffle of 3 passed the exhaustive check");
+	printf("control: naive shuffle of 3 (27 draw sequences): %s\n",
+	       ok ? "uniform" : "NOT uniform");
+}
+
+/*
+ * The shuffle of 10 with the tool's settings on the double's random fair
+ * bits: each item in each place (81 degrees of freedom) and the first three
+ * places together (720 cells, 719 dof), chi-square below the 1e-6 quantile.
+ */
+static void fdt_shuffle_ten(void)
+{
+	static u64 first3[720];
+	u64 where[10][10] = { { 0 } }, i, k, n = 200000;
+	double chi_where = 0, chi_first = 0, e;
+	struct fdc_dev dev;
+	u32 perm[10];
+	int bad = 0;
+
+	if (fdc_fake_open(&dev, 10))
+		abort();
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 10; k++)
+			perm[k] = (u32)k;
+		bad |= fdc_shuffle(&dev, perm, 10);
+		for (k = 0; k < 10; k++)
+			where[perm[k]][k]++;
+		/* Mixed radix of three different items: 10 * 9 * 8 cells. */
+		k = perm[1] - (perm[1] > perm[0]);
+		k = (perm[0] * 9 + k) * 8 + perm[2] - (perm[2] > perm[0]) -
+		    (perm[2] > perm[1]);
+		first3[k]++;
+	}
+	e = n / 10.0;
+	for (i = 0; i < 10; i++)
+		for (k = 0; k < 10; k++)
+			chi_where += (where[i][k] - e) * (where[i][k] - e) / e;
+	e = n / 720.0;
+	for (k = 0; k < 720; k++)
+		chi_first += (first3[k] - e) * (first3[k] - e) / e;
+	FDT_CHECK(!bad && chi_where < 156.5 && chi_first < 913.9,
+		  "shuffle of 10: chi-square %.1f (81 dof), %.1f (719 dof)",
+		  chi_where, chi_first);
+	printf("shuffle of 10, %llu times: item x place chi-square %.1f (81 dof, limit 156.5);",
+	       (unsigned long long)n, chi_where);
+	printf(" first three places %.1f (719 dof, limit 913.9)\n", chi_first);
+	fdc_dev_close(&dev);
+}
+
+/* What a shuffle costs: about log2(n!) fair bits, read in one go. */
+static void fdt_shuffle_cost(void)
+{
+	struct fdc_dev dev;
+	double need = fdc_log2_factorial(52), per;
+	u32 perm[52], *big;
+	const u64 *log;
+	size_t len, i, k, n = 1000;
+	int bad = 0;
+
+	/* 52! = 8.0658175170943878e67 */
+	FDT_CHECK(fabs(need - log2(8.0658175170943878e67)) < 0.000001 &&
+		  !fdc_log2_factorial(1) && !fdc_log2_factorial(0) &&
+		  fabs(fdc_log2_factorial(3) - log2(6)) < 0.000000001,
+		  "log2(52!) = %.6f", need);
+
+	/* A fresh 52-card shuffle reads 8 rolls of 2^32 sides at once. */
+	if (fdc_fake_open(&dev, 52))
+		abort();
+	fdc_dev_draw_expect(&dev, need);
+	for (k = 0; k < 52; k++)
+		perm[k] = (u32)k;
+	bad |= fdc_shuffle(&dev, perm, 52);
+	len = fdc_fake_log(&dev, &log);
+	for (i = 0; i < len; i++)
+		bad |= log[i] != 1ULL << 32;
+	FDT_CHECK(!bad && dev.draw.bits_read == 256 && len == 8 &&
+		  dev.set_sides_calls == 1 && dev.draw.draws == 51 &&
+		  dev.draw.bits_used < need + FDC_DRAW_SLACK + 4,
+		  "52 cards: %llu bits used, %llu read in %zu rolls",
+		  (unsigned long long)dev.draw.bits_used,
+		  (unsigned long long)dev.draw.bits_read, len);
+	printf("shuffle of 52: %llu fair bits used, %llu read (log2(52!) = %.2f)\n",
+	       (unsigned long long)dev.draw.bits_used,
+	       (unsigned long long)dev.draw.bits_read, need);
+
+	/* Shuffle after shuffle, the state carries over: ~log2(52!) each. */
+	for (i = 1; i < n; i++) {
+		for (k = 0; k < 52; k++)
+			perm[k] = (u32)k;
+		bad |= fdc_shuffle(&dev, perm, 52);
+	}
+	per = (double)dev.draw.bits_used / n;
+	FDT_CHECK(!bad && per < need + 0.1 && per > need - 0.1,
+		  "%.3f fair bits per 52-card shuffle, log2(52!) = %.3f", per,
+		  need);
+	printf("%zu shuffles of 52: %.3f fair bits each\n", n, per);
+	fdc_dev_close(&dev);
+
+	/* 100000 items: within 0.02% of log2(100000!). */
+	big = malloc(100000 * sizeof(*big));
+	if (!big || fdc_fake_open(&dev, 100000))
+		abort();
+	need = fdc_log2_factorial(100000);
+	fdc_dev_draw_expect(&dev, need);
+	for (k = 0; k < 100000; k++)
+		big[k] = (u32)k;
+	bad |= fdc_shuffle(&dev, big, 100000);
+	FDT_CHECK(!bad && dev.draw.bits_used < need * 1.0002 &&
+		  dev.draw.bits_read < dev.draw.bits_used + 64,
+		  "shuffle of 100000: %llu bits used, %llu read, log2(N!) = %.0f",
+		  (unsigned long long)dev.draw.bits_used,
+		  (unsigned long long)dev.draw.bits_read, need);
+	printf("shuffle of 100000: %llu fair bits used, %llu read, log2(100000!) = %.0f\n",
+	       (unsigned long long)dev.draw.bits_used,
+	       (unsigned long long)dev.draw.bits_read, need);
+	fdc_dev_close(&dev);
+	free(big);
+}
+
+/* Draws of any size: the edges, and sizes that need 128-bit arithmetic. */
+static void fdt_draw_sizes(void)
+{
+	u64 top[3] = { 0 }, huge = 3ULL << 62, v, i, n = 30000, odd = 0;
+	struct fdc_dev dev;
+	double chi = 0, e = n / 3.0;
+	int bad = 0;
+
+	if (fdc_fake_open(&dev, 3))
+		abort();
+	bad |= fdc_dev_draw(&dev, 1, &v) || v != 0 || dev.draw.bits_read;
+	FDT_CHECK(!bad, "a draw of 1 value is 0 and reads nothing");
+	printf("one error message expected:\n");
+	FDT_CHECK(fdc_dev_draw(&dev, 0, &v) == -1, "a draw of 0 values");
+	for (i = 0; i < n && !bad; i++) {
+		/* 3 * 2^62 values: M reaches 2^76, a 128-bit step; then a d7. */
+		bad |= fdc_dev_draw(&dev, huge, &v) || v >= huge;
+		top[v >> 62]++;
+		bad |= fdc_dev_draw(&dev, 7, &v) || v >= 7;
+		odd += v & 1;
+	}
+	for (i = 0; i < 3; i++)
+		chi += (top[i] - e) * (top[i] - e) / e;
+	/* 2 dof: 1e-6 quantile 27.6; d7 odd 3/7 of the time, 5 sigma. */
+	FDT_CHECK(!bad && chi < 27.6 &&
+		  fabs(odd - n * 3.0 / 7) < 5 * sqrt(n * 12.0 / 49),
+		  "draws of 3*2^62 and 7: chi-square %.1f, %llu odd", chi,
+		  (unsigned long long)odd);
+	fdc_dev_close(&dev);
 }
 
 static void fdt_shuffle_random(void)
@@ -244,9 +507,10 @@ static void fdt_roulette(void)
 
 int main(void)
 {
-	fdt_shuffle_bijection(4);
-	fdt_shuffle_bijection(5);
-	fdt_shuffle_bijection(7);
+	fdt_shuffle_exhaustive();
+	fdt_shuffle_ten();
+	fdt_shuffle_cost();
+	fdt_draw_sizes();
 	fdt_shuffle_random();
 	fdt_craps_rules();
 	fdt_craps_exact();

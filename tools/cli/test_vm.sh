@@ -128,6 +128,86 @@ t 0 "shuffle 200" "$fd" shuffle 200 &&
 printf 'a\nb\nc d\n' | "$fd" shuffle - >"$tmp/out" 2>"$tmp/err" &&
 	[ "$(sort "$tmp/out" | tr '\n' '|')" = "a|b|c d|" ] && pass ||
 	fail "shuffle -"
+
+# All 120 orders of 5 items equally often: 24000 shuffles from one open
+# file (the uniform state carries over), chi-square with 119 degrees of
+# freedom against its 1e-6 quantile, 207.2.
+t 0 "shuffle -n 24000 5" "$fd" shuffle -n 24000 5 &&
+if awk '{
+		for (i = 1; i <= 5; i++) m[i] = 0
+		for (i = 1; i <= NF; i++) m[$i]++
+		for (i = 1; i <= 5; i++) if (m[i] != 1) bad = 1
+		if (NF != 5) bad = 1
+		c[$0]++
+	} END {
+		e = NR / 120
+		for (p in c) { k++; x += (c[p] - e) * (c[p] - e) / e }
+		x += (120 - k) * e
+		printf "  shuffle 5 x %d: %d orders seen, chi-square %.1f (119 dof, limit 207.2)\n", NR, k, x
+		exit bad || NR != 24000 || k != 120 || x > 207.2 }' "$tmp/out"; then
+	pass
+else
+	fail "shuffle -n 24000 5: not 120 equally likely orders"
+fi
+
+# A 52-card shuffle draws about log2(52!) = 225.6 fair bits plus the ~13
+# bits of state left over: 256 source bits with no extractor (8 rolls of
+# 2^32 sides). Above 256 only after a rare rejection (~3e-6): 2 of 3 runs
+# must stay under 300.
+: >"$tmp/st"
+for i in 1 2 3; do
+	"$fd" --extractor=none --source=crng shuffle --stats 52 >"$tmp/out" \
+		2>>"$tmp/st" && [ "$(wc -l <"$tmp/out")" -eq 52 ] && pass ||
+		fail "shuffle --stats 52"
+done
+if awk -F ': *' '$1 == "source_bits" { n++; b = $2 + 0; if (b < 300) ok++; s = s " " b }
+		$1 == "fair bits used" { u = u " " ($2 + 0) }
+		END { printf "  shuffle 52: fair bits used%s; source bits%s (log2(52!) = 225.58)\n", u, s
+		      exit n != 3 || ok < 2 }' "$tmp/st"; then
+	pass
+else
+	fail "52-card shuffle: 300 source bits or more: $(cat "$tmp/st")"
+fi
+
+# 100000 items: quick, and within 0.1% of log2(100000!) = 1516704 bits.
+up() { cut -d ' ' -f 1 /proc/uptime; }
+t0=$(up)
+t 0 "shuffle 100000" "$fd" --extractor=none --source=crng shuffle --stats 100000
+t1=$(up)
+cp "$tmp/err" "$tmp/st"
+if [ "$(sort -n "$tmp/out" | uniq | wc -l)" -eq 100000 ] &&
+	[ "$(sort -n "$tmp/out" | sed -n '1p;$p' | tr '\n' ' ')" = "1 100000 " ]; then
+	pass
+else
+	fail "shuffle 100000 is not a permutation"
+fi
+if awk -F ': *' -v t0="$t0" -v t1="$t1" '$1 == "source_bits" { b = $2 + 0 }
+		END { printf "  shuffle 100000: %.2f s, %d source bits, %.5f per log2(N!) bit\n", t1 - t0, b, b / 1516704.17
+		      exit !(b > 1516704 && b < 1516704 * 1.001 && t1 - t0 < 10) }' "$tmp/st"; then
+	pass
+else
+	fail "shuffle 100000: too many bits or too slow: $(cat "$tmp/st")"
+fi
+
+# Mixed dice are draws too: one 3d6+1d4 reads one 64-bit word, where a
+# change of sides per die would refill the device's pool at every die.
+sys=/sys/class/misc/fairdie
+if [ "$(cat $sys/hwrng 2>/dev/null)" = off ]; then
+	b0=$(cat $sys/source_bits)
+	t 0 "roll 3d6+1d4" "$fd" --extractor=none --source=crng roll 3d6+1d4 &&
+		range "$tmp/out" 4 22 1 "3d6+1d4"
+	b1=$(cat $sys/source_bits)
+	t 0 "roll 3d6+1d4 x 1000" "$fd" --extractor=none --source=crng roll 3d6+1d4 -n 1000 &&
+		range "$tmp/out" 4 22 1000 "3d6+1d4 x 1000"
+	b2=$(cat $sys/source_bits)
+	echo "  3d6+1d4: $((b1 - b0)) source bits once, $((b2 - b1)) for 1000 (sum of log2(sides): 9.75 each)"
+	if [ $((b1 - b0)) -le 64 ] && [ $((b2 - b1)) -le 9900 ]; then
+		pass
+	else
+		fail "3d6+1d4 cost $((b1 - b0)) and $((b2 - b1)) source bits"
+	fi
+fi
+
 t 0 "craps" "$fd" craps -n 20000 && has "$tmp/out" "244/495" "craps"
 if awk -F ': ' '$1 == "win fraction" { exit !($2 > 0.475 && $2 < 0.511) }' "$tmp/out"; then
 	pass
