@@ -13,13 +13,8 @@
 #include <linux/types.h>
 #include <linux/fairdie.h>
 
-#include "fd_dijkstra.h"
-#include "fd_health.h"
-#include "fd_peres.h"
-#include "fd_pool.h"
-#include "fd_sampler.h"
+#include "fd_pipe.h"
 #include "fd_sim.h"
-#include "fd_vn.h"
 
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
@@ -33,18 +28,14 @@
  * @format: enum fairdie_format
  * @width: bytes per roll in the binary format
  * @failed: the health tests failed; reads fail with EIO until RESET
- * @startup_words: words still to test and discard before first use
  * @sim_cfg: the simulated coin as set by FAIRDIE_IOC_SET_SIM
  * @sim: its generator
- * @health: continuous health tests of the raw source bits
- * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
- * @sampler: the exact sampler
- * @peres: Peres' extractor state
- * @dijkstra: Dijkstra's roulette state
+ * @pipe: source words -> health tests -> extractor -> sampler; it also
+ *	holds the source, extracted and sampler bit counters
  * @stage: output made but not yet copied to userspace
  * @stage_pos: first byte of @stage not yet copied
  * @stage_len: bytes held in @stage
- * @stats: the counters of FAIRDIE_IOC_GET_STATS
+ * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
  *	ARRAY_SIZE(@crng)
@@ -57,14 +48,9 @@ struct fairdie_file {
 	u32 format;
 	u32 width;
 	bool failed;
-	u32 startup_words;
 	struct fairdie_sim sim_cfg;
 	struct fd_sim sim;
-	struct fd_health health;
-	struct fd_pool pool;
-	struct fd_sampler sampler;
-	struct fd_peres peres;
-	struct fd_dijkstra dijkstra;
+	struct fd_pipe pipe;
 	u8 stage[FAIRDIE_STAGE_BYTES] __aligned(8);
 	u32 stage_pos;
 	u32 stage_len;
@@ -98,7 +84,7 @@ u32 fairdie_sources_present(void);
 u32 fairdie_source_resolve(u32 source);
 const char *fairdie_source_name(u32 source);
 int fairdie_source_parse(const char *name);
-int fairdie_source_word(struct fairdie_file *f, bool nonblock, u64 *word);
+int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
 
 /* hwrng.c */

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "fairdie.h"
+#include "fd_vn.h"
 
 /* How long a failed source is left alone before it is tried again. */
 #define FAIRDIE_HWRNG_BACKOFF	(10 * HZ)

@@ -83,9 +83,6 @@ static int fairdie_parse_name(const char *s, const char * const *names,
  * The pipeline of one open file.
  */
 
-/* Refill the pool up to this many bits at a time, to amortise the calls. */
-#define FAIRDIE_REFILL_BITS	2048
-
 static u32 fairdie_width(u64 n)
 {
 	u64 max = n - 1;
@@ -99,17 +96,6 @@ static u32 fairdie_width(u64 n)
 	return 8;
 }
 
-static bool fairdie_extractor_ok(u32 ext, u64 n)
-{
-	return ext != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(n);
-}
-
-/* Most fair bits one raw word can add to the pool. */
-static u32 fairdie_max_burst(u32 ext)
-{
-	return ext == FAIRDIE_EXT_PERES ? FD_PERES_MAX_OUT : 64;
-}
-
 /*
  * Discard every bit and partial roll in flight, so that the next roll is
  * made from the current configuration only. Statistics are kept.
@@ -118,12 +104,7 @@ static void fairdie_flush(struct fairdie_file *f)
 {
 	lockdep_assert_held(&f->lock);
 
-	f->stats.sampler_bits += f->sampler.bits;
-	fd_pool_clear(&f->pool);
-	fd_sampler_init(&f->sampler, f->sides, true);
-	fd_peres_init(&f->peres);
-	if (f->extractor == FAIRDIE_EXT_DIJKSTRA)
-		fd_dijkstra_init(&f->dijkstra, f->sides);
+	fd_pipe_configure(&f->pipe, f->sides, f->extractor);
 	f->width = fairdie_width(f->sides);
 	f->stage_pos = 0;
 	f->stage_len = 0;
@@ -144,7 +125,8 @@ static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 /*
  * Restart the source: clear the failure latch, re-arm the health tests
  * for the source's claimed entropy and its startup test, and restart the
- * simulated coin from its seed.
+ * simulated coin from its seed. Hardware sources are judged as full
+ * entropy, the coin by its own bias, the kernel CRNG (a DRBG) not at all.
  */
 static void fairdie_restart_source(struct fairdie_file *f)
 {
@@ -152,129 +134,45 @@ static void fairdie_restart_source(struct fairdie_file *f)
 
 	fairdie_set_failed(f, false);
 	if (f->source == FAIRDIE_SRC_SIM)
-		fd_health_init(&f->health, f->sim_cfg.p1_num,
-			       f->sim_cfg.p1_den, false);
+		fd_pipe_restart(&f->pipe, f->sim_cfg.p1_num, f->sim_cfg.p1_den,
+				true, false);
 	else
-		fd_health_init(&f->health, 1, 2, true);
-	f->startup_words = FD_STARTUP_BITS / 64;
+		fd_pipe_restart(&f->pipe, 1, 2, f->source != FAIRDIE_SRC_CRNG,
+				true);
 	fd_sim_restart(&f->sim);
 }
 
-static int fairdie_health_failed(struct fairdie_file *f,
-				 enum fd_health_result r)
+static bool fairdie_interrupted(void *ctx)
 {
+	/* Insurance: a source that never gives a bit cannot pin us. */
+	return signal_pending(current);
+}
+
+static const struct fd_source_ops fairdie_source_ops = {
+	.word = fairdie_source_word,
+	.interrupted = fairdie_interrupted,
+};
+
+/* Latch, count and report a health test failure of the pipeline. */
+static int fairdie_check_health(struct fairdie_file *f, int err)
+{
+	if (err != -EIO || !f->pipe.failed || f->failed)
+		return err;
 	f->stats.health_failures++;
 	atomic64_inc(&fairdie_counters.health_failures);
 	fairdie_set_failed(f, true);
 	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
 			    fairdie_source_name(f->source),
-			    fd_health_name(r), task_pid_nr(current));
-	return -EIO;
-}
-
-/*
- * Take one raw word that passed the health tests, after the startup test
- * (the first FD_STARTUP_BITS bits of a source are tested and discarded).
- */
-static int fairdie_raw_word(struct fairdie_file *f, bool nonblock, u64 *w)
-{
-	enum fd_health_result r;
-	int err;
-
-	do {
-		err = fairdie_source_word(f, nonblock, w);
-		if (err)
-			return err;
-		f->stats.source_bits += 64;
-
-		/* The kernel CRNG is a DRBG: no noise source to test. */
-		if (f->source != FAIRDIE_SRC_CRNG) {
-			r = fd_health_word(&f->health, *w);
-			if (r != FD_HEALTH_OK)
-				return fairdie_health_failed(f, r);
-		}
-	} while (f->startup_words && f->startup_words--);
-	return 0;
-}
-
-/* Take one raw word and pass it through the extractor into the pool. */
-static int fairdie_feed_word(struct fairdie_file *f, bool nonblock)
-{
-	u64 w, fair;
-	u32 n;
-	int err;
-
-	err = fairdie_raw_word(f, nonblock, &w);
-	if (err)
-		return err;
-
-	switch (f->extractor) {
-	case FAIRDIE_EXT_VN:
-		n = fd_vn_word(w, &fair);
-		fd_pool_put(&f->pool, fair, n);
-		break;
-	case FAIRDIE_EXT_PERES:
-		n = fd_peres_feed(&f->peres, w, &f->pool);
-		break;
-	case FAIRDIE_EXT_NONE:
-		fd_pool_put(&f->pool, w, 64);
-		n = 64;
-		break;
-	default:
-		/* DIJKSTRA rolls straight from the raw bits. */
-		fd_pool_put(&f->pool, w, 64);
-		n = 0;
-		break;
-	}
-	f->stats.extracted_bits += n;
-	return 0;
-}
-
-/*
- * Add bits to the pool. Bounded: a source that gives no usable bits fails
- * its health tests (a stuck or absurdly biased one) or stays silent (EIO).
- */
-static int fairdie_refill(struct fairdie_file *f, bool nonblock)
-{
-	u32 burst = fairdie_max_burst(f->extractor);
-	u32 before = f->pool.count;
-	int err;
-
-	do {
-		/* Fair bits of a finished Peres block go first. */
-		if (f->extractor == FAIRDIE_EXT_PERES &&
-		    fd_peres_pending(&f->peres)) {
-			f->stats.extracted_bits +=
-				fd_peres_drain(&f->peres, &f->pool);
-			continue;
-		}
-		/* Insurance: a source that never gives a bit cannot pin us. */
-		if (signal_pending(current))
-			return -EINTR;
-		err = fairdie_feed_word(f, nonblock);
-		if (err)
-			return err;
-	} while (f->pool.count == before ||
-		 (f->pool.count < FAIRDIE_REFILL_BITS &&
-		  fd_pool_room(&f->pool) >= burst));
-	return 0;
+			    fd_health_name(f->pipe.failure),
+			    task_pid_nr(current));
+	return err;
 }
 
 static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 {
-	int err;
-
-	for (;;) {
-		if (f->extractor == FAIRDIE_EXT_DIJKSTRA) {
-			if (fd_dijkstra_roll(&f->dijkstra, &f->pool, out))
-				return 0;
-		} else if (fd_sampler_roll(&f->sampler, &f->pool, out)) {
-			return 0;
-		}
-		err = fairdie_refill(f, nonblock);
-		if (err)
-			return err;
-	}
+	return fairdie_check_health(f, fd_pipe_roll(&f->pipe,
+						    &fairdie_source_ops, f,
+						    nonblock, out));
 }
 
 static void fairdie_put_binary(u8 *dst, u64 v, u32 width)
@@ -310,38 +208,27 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 	int err;
 
 	if (f->extractor == FAIRDIE_EXT_DIJKSTRA ||
-	    f->sampler.pow2_bits != 8 * f->width)
+	    f->pipe.sampler.pow2_bits != 8 * f->width)
 		return 0;
 	/* The CRNG with no extractor: its bytes are the rolls. */
 	if (f->extractor == FAIRDIE_EXT_NONE &&
-	    f->source == FAIRDIE_SRC_CRNG && !f->pool.count) {
+	    f->source == FAIRDIE_SRC_CRNG && !f->pipe.pool.count) {
 		size_t n = room / sizeof(w) * sizeof(w);
 
 		get_random_bytes(f->stage, n);
 		f->stage_len = n;
-		f->stats.source_bits += 8 * n;
-		f->stats.extracted_bits += 8 * n;
-		f->sampler.bits += 8 * n;
+		f->pipe.source_bits += 8 * n;
+		f->pipe.extracted_bits += 8 * n;
+		f->pipe.sampler.bits += 8 * n;
 		*made += n / f->width;
 	}
 	while (f->stage_len + sizeof(w) <= room) {
-		if (f->pool.count >= 64) {
-			w = fd_pool_take(&f->pool, 64);
-		} else if (f->extractor == FAIRDIE_EXT_NONE && !f->pool.count) {
-			/* Nothing buffered: straight from the source. */
-			err = fairdie_raw_word(f, nonblock, &w);
-			if (err)
-				return err;
-			f->stats.extracted_bits += 64;
-		} else {
-			err = fairdie_refill(f, nonblock);
-			if (err)
-				return err;
-			continue;
-		}
+		err = fd_pipe_fair64(&f->pipe, &fairdie_source_ops, f,
+				     nonblock, &w);
+		if (err)
+			return fairdie_check_health(f, err);
 		memcpy(f->stage + f->stage_len, &w, sizeof(w));
 		f->stage_len += sizeof(w);
-		f->sampler.bits += 64;
 		*made += sizeof(w) / f->width;
 	}
 	return 0;
@@ -443,7 +330,7 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	bits_before = f->stats.source_bits;
+	bits_before = f->pipe.source_bits;
 
 	if (f->failed) {
 		err = -EIO;
@@ -461,8 +348,6 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 			if (done && signal_pending(current))
 				break;
 			err = fairdie_stage(f, nonblock, len - done);
-			f->stats.sampler_bits += f->sampler.bits;
-			f->sampler.bits = 0;
 			if (!f->stage_len)
 				break;
 		}
@@ -484,7 +369,7 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 out_unlock:
-	atomic64_add(f->stats.source_bits - bits_before,
+	atomic64_add(f->pipe.source_bits - bits_before,
 		     &fairdie_counters.source_bits);
 	mutex_unlock(&f->lock);
 	/* A partial read wins over the error that ended it. */
@@ -532,7 +417,7 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 		return -EINVAL;
 
 	mutex_lock(&f->lock);
-	if (!fairdie_extractor_ok(f->extractor, n)) {
+	if (!fd_pipe_supported(n, f->extractor)) {
 		mutex_unlock(&f->lock);
 		return -EINVAL;
 	}
@@ -552,7 +437,7 @@ static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 		return -EINVAL;
 
 	mutex_lock(&f->lock);
-	if (!fairdie_extractor_ok(ext, f->sides)) {
+	if (!fd_pipe_supported(f->sides, ext)) {
 		mutex_unlock(&f->lock);
 		return -EINVAL;
 	}
@@ -626,7 +511,9 @@ static long fairdie_reset(struct fairdie_file *f)
 	fairdie_flush(f);
 	fairdie_restart_source(f);
 	memset(&f->stats, 0, sizeof(f->stats));
-	f->sampler.bits = 0;
+	f->pipe.source_bits = 0;
+	f->pipe.extracted_bits = 0;
+	f->pipe.sampler.bits = 0;
 	mutex_unlock(&f->lock);
 	return 0;
 }
@@ -670,7 +557,9 @@ static long fairdie_get_stats(struct fairdie_file *f, void __user *argp)
 
 	mutex_lock(&f->lock);
 	st = f->stats;
-	st.sampler_bits += f->sampler.bits;
+	st.source_bits = f->pipe.source_bits;
+	st.extracted_bits = f->pipe.extracted_bits;
+	st.sampler_bits = f->pipe.sampler.bits;
 	mutex_unlock(&f->lock);
 	return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
 }
@@ -880,7 +769,7 @@ static int __init fairdie_parse_params(void)
 		       extractor);
 		return -EINVAL;
 	}
-	if (!fairdie_extractor_ok(ext, sides)) {
+	if (!fd_pipe_supported(sides, ext)) {
 		pr_err("extractor=dijkstra needs sides whose prime factors are all <= 64, not %llu\n",
 		       sides);
 		return -EINVAL;

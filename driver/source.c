@@ -190,15 +190,16 @@ int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries)
 
 /**
  * fairdie_source_word() - 64 raw bits from the file's source
- * @f: the open file, locked
+ * @ctx: the open file (struct fairdie_file), locked
  * @nonblock: give up with -EAGAIN rather than sleep
  * @word: receives the bits
  *
  * Return: 0, -EAGAIN (nonblocking and the source underflows), -EINTR (a
  * signal while waiting for the source) or -EIO (the source stayed silent).
  */
-int fairdie_source_word(struct fairdie_file *f, bool nonblock, u64 *word)
+int fairdie_source_word(void *ctx, bool nonblock, u64 *word)
 {
+	struct fairdie_file *f = ctx;
 	int err;
 
 	lockdep_assert_held(&f->lock);

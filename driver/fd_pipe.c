@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - the read pipeline of one open file.
+ *
+ * Nothing here loops without bound: each raw word either passes the health
+ * tests, which a stuck or absurdly biased source fails within a documented
+ * number of bits (fd_health.c), or ends the request; and the source's own
+ * errors and the caller's interruptions end it too.
+ */
+
+#include "fd_pipe.h"
+#include "fd_vn.h"
+
+/**
+ * fd_pipe_supported() - whether @extractor can roll a die of @sides faces
+ * @sides: number of faces, at least 1
+ * @extractor: enum fairdie_extractor
+ *
+ * Return: false for DIJKSTRA with a prime factor of @sides above 64, or an
+ * extractor out of range.
+ */
+bool fd_pipe_supported(u64 sides, u32 extractor)
+{
+	if (extractor >= FAIRDIE_EXT_COUNT || !sides)
+		return false;
+	return extractor != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(sides);
+}
+
+/**
+ * fd_pipe_configure() - set sides and extractor, discarding all in flight
+ * @p: the pipeline
+ * @sides: number of faces
+ * @extractor: enum fairdie_extractor, supported for @sides
+ *
+ * Buffered bits and partial rolls are discarded, so that the next roll is
+ * made from this configuration only. Counters and health state are kept.
+ */
+void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
+{
+	u64 used = p->sampler.bits;
+
+	p->sides = sides;
+	p->extractor = extractor;
+	fd_pool_clear(&p->pool);
+	fd_sampler_init(&p->sampler, sides, true);
+	p->sampler.bits = used;
+	fd_peres_init(&p->peres);
+	if (extractor == FAIRDIE_EXT_DIJKSTRA)
+		fd_dijkstra_init(&p->dijkstra, sides);
+}
+
+/**
+ * fd_pipe_restart() - a source starts (again): clear the failure, re-arm
+ *	the health tests and the startup test
+ * @p: the pipeline
+ * @p1_num: the source's claimed probability of a one, numerator
+ * @p1_den: its denominator (1 / 2 for a full-entropy source)
+ * @tested: run the health tests at all
+ * @check_words: also fail on a 64-bit word repeated verbatim
+ */
+void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
+		     bool check_words)
+{
+	p->failed = false;
+	p->failure = FD_HEALTH_OK;
+	p->tested = tested;
+	fd_health_init(&p->health, p1_num, p1_den, check_words);
+	p->startup_words = FD_STARTUP_BITS / 64;
+}
+
+/*
+ * One raw word that passed the health tests, after the startup test (the
+ * first FD_STARTUP_BITS bits of a source are tested and discarded).
+ */
+static int fd_pipe_raw(struct fd_pipe *p, const struct fd_source_ops *ops,
+		       void *ctx, bool nonblock, u64 *w)
+{
+	enum fd_health_result r;
+	int err;
+
+	do {
+		err = ops->word(ctx, nonblock, w);
+		if (err)
+			return err;
+		p->source_bits += 64;
+		if (p->tested) {
+			r = fd_health_word(&p->health, *w);
+			if (r != FD_HEALTH_OK) {
+				p->failed = true;
+				p->failure = r;
+				return -EIO;
+			}
+		}
+	} while (p->startup_words && p->startup_words--);
+	return 0;
+}
+
+/* One raw word through the extractor into the pool. */
+static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
+			void *ctx, bool nonblock)
+{
+	u64 w, fair;
+	u32 n;
+	int err;
+
+	err = fd_pipe_raw(p, ops, ctx, nonblock, &w);
+	if (err)
+		return err;
+
+	switch (p->extractor) {
+	case FAIRDIE_EXT_VN:
+		n = fd_vn_word(w, &fair);
+		fd_pool_put(&p->pool, fair, n);
+		break;
+	case FAIRDIE_EXT_PERES:
+		n = fd_peres_feed(&p->peres, w, &p->pool);
+		break;
+	case FAIRDIE_EXT_NONE:
+		fd_pool_put(&p->pool, w, 64);
+		n = 64;
+		break;
+	default:
+		/* DIJKSTRA rolls straight from the raw bits. */
+		fd_pool_put(&p->pool, w, 64);
+		n = 0;
+		break;
+	}
+	p->extracted_bits += n;
+	return 0;
+}
+
+/*
+ * Add bits to the pool: at least one, then up to FD_PIPE_REFILL_BITS while
+ * a word's output surely fits.
+ */
+static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
+			  void *ctx, bool nonblock)
+{
+	u32 burst = p->extractor == FAIRDIE_EXT_PERES ? FD_PERES_MAX_OUT : 64;
+	u32 before = p->pool.count;
+	int err;
+
+	do {
+		/* Fair bits of a finished Peres block go first. */
+		if (p->extractor == FAIRDIE_EXT_PERES &&
+		    fd_peres_pending(&p->peres)) {
+			p->extracted_bits += fd_peres_drain(&p->peres, &p->pool);
+			continue;
+		}
+		if (ops->interrupted(ctx))
+			return -EINTR;
+		err = fd_pipe_feed(p, ops, ctx, nonblock);
+		if (err)
+			return err;
+	} while (p->pool.count == before ||
+		 (p->pool.count < FD_PIPE_REFILL_BITS &&
+		  fd_pool_room(&p->pool) >= burst));
+	return 0;
+}
+
+/**
+ * fd_pipe_roll() - one exactly uniform roll
+ * @p: the pipeline, configured and restarted
+ * @ops: the source
+ * @ctx: passed to @ops
+ * @nonblock: the source must not wait
+ * @out: the roll, in [0, sides)
+ *
+ * Return: 0; or the source's error, -EINTR when @ops says so, -EIO with
+ * @p->failed set when the health tests fail. Nothing taken is lost on an
+ * error: the partial roll is resumed by the next call.
+ */
+int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
+		 void *ctx, bool nonblock, u64 *out)
+{
+	int err;
+
+	for (;;) {
+		if (p->extractor == FAIRDIE_EXT_DIJKSTRA) {
+			if (fd_dijkstra_roll(&p->dijkstra, &p->pool, out))
+				return 0;
+		} else if (fd_sampler_roll(&p->sampler, &p->pool, out)) {
+			return 0;
+		}
+		err = fd_pipe_refill(p, ops, ctx, nonblock);
+		if (err)
+			return err;
+	}
+}
+
+/**
+ * fd_pipe_fair64() - 64 fair bits, for sides of 2^8, 2^16 or 2^32
+ * @p: the pipeline, with an extractor other than DIJKSTRA
+ * @ops: the source
+ * @ctx: passed to @ops
+ * @nonblock: the source must not wait
+ * @out: the bits, counted as consumed by the sampler
+ *
+ * A power of two is a plain run of fair bits: 64 at a time, with NONE and
+ * nothing buffered straight from the source.
+ *
+ * Return: as fd_pipe_roll().
+ */
+int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
+		   void *ctx, bool nonblock, u64 *out)
+{
+	int err;
+
+	while (p->pool.count < 64) {
+		if (p->extractor == FAIRDIE_EXT_NONE && !p->pool.count) {
+			err = fd_pipe_raw(p, ops, ctx, nonblock, out);
+			if (err)
+				return err;
+			p->extracted_bits += 64;
+			p->sampler.bits += 64;
+			return 0;
+		}
+		err = fd_pipe_refill(p, ops, ctx, nonblock);
+		if (err)
+			return err;
+	}
+	*out = fd_pool_take(&p->pool, 64);
+	p->sampler.bits += 64;
+	return 0;
+}

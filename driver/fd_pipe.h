@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - the read pipeline of one open file.
+ *
+ *   raw words -> health tests -> extractor -> fair bits -> exact sampler
+ *
+ * (or straight from the raw bits to Dijkstra's roulette). The module runs it
+ * for each open file; the benchmarks run the very same code in userspace on
+ * the host's real RDSEED. Where the raw words come from is the caller's:
+ * struct fd_source_ops.
+ */
+#ifndef _FAIRDIE_PIPE_H
+#define _FAIRDIE_PIPE_H
+
+#include <linux/fairdie.h>
+
+#include "fd_shim.h"
+#include "fd_dijkstra.h"
+#include "fd_health.h"
+#include "fd_peres.h"
+#include "fd_pool.h"
+#include "fd_sampler.h"
+
+/* Refill the pool up to this many bits at a time, to amortise the calls. */
+#define FD_PIPE_REFILL_BITS	2048
+
+/**
+ * struct fd_source_ops - where raw words come from
+ * @word: 64 raw bits into *@word; 0, or a negative errno that ends the
+ *	request (-EAGAIN, -EINTR, -EIO)
+ * @interrupted: whether the caller must give way now (a pending signal)
+ */
+struct fd_source_ops {
+	int (*word)(void *ctx, bool nonblock, u64 *word);
+	bool (*interrupted)(void *ctx);
+};
+
+/**
+ * struct fd_pipe - the pipeline's state
+ * @sides: number of faces
+ * @extractor: enum fairdie_extractor
+ * @tested: run the health tests (not on the kernel CRNG, a DRBG)
+ * @failed: the health tests failed; @failure says which
+ * @failure: the test that failed
+ * @startup_words: words still to test and discard before first use
+ * @source_bits: raw bits taken from the source
+ * @extracted_bits: fair bits out of the extractor
+ * @health: continuous health tests of the raw bits
+ * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
+ * @sampler: the exact sampler
+ * @peres: Peres' extractor
+ * @dijkstra: Dijkstra's roulette
+ */
+struct fd_pipe {
+	u64 sides;
+	u32 extractor;
+	bool tested;
+	bool failed;
+	enum fd_health_result failure;
+	u32 startup_words;
+	u64 source_bits;
+	u64 extracted_bits;
+	struct fd_health health;
+	struct fd_pool pool;
+	struct fd_sampler sampler;
+	struct fd_peres peres;
+	struct fd_dijkstra dijkstra;
+};
+
+bool fd_pipe_supported(u64 sides, u32 extractor);
+void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
+void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
+		     bool check_words);
+int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
+		 void *ctx, bool nonblock, u64 *out);
+int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
+		   void *ctx, bool nonblock, u64 *out);
+
+#endif /* _FAIRDIE_PIPE_H */
