@@ -388,8 +388,8 @@ static void bench_rdm_count(const struct bench_rdm *m, struct bench_run *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (m->f) {
-		r->rolls = m->f->stats.outputs;
-		r->source_bits = m->f->stats.source_bits;
+		r->rolls = m->f->outputs;
+		r->source_bits = m->f->pipe.source_bits;
 		r->sampler_bits = bench_pipe_sampler_bits(m->f);
 	} else {
 		r->rolls = m->rolls;

@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "pipe.h"
 #include "fd_sim.h"
+#include "fd_vn.h"
 
 #define BENCH_MEM_WORDS	131072		/* 1 MiB */
 
@@ -63,7 +64,7 @@ static double bench_sampler(u64 sides, double *bits)
 	do {
 		for (i = 0; i < 4096; i++) {
 			while (!fd_sampler_roll(&s, &pool, &v))
-				while (pool.count < BENCH_REFILL_BITS)
+				while (pool.count < FD_PIPE_REFILL_BITS)
 					fd_pool_put(&pool, bench_mem[mi++ %
 						    BENCH_MEM_WORDS], 64);
 			acc += v;
@@ -92,14 +93,14 @@ static double bench_mem_pipeline(u64 sides, u32 ext)
 	len = sizeof(buf) / f->width * f->width;
 	if (bench_pipe_read(f, buf, len) < 0)
 		goto fail;
-	rolls0 = f->stats.outputs;
+	rolls0 = f->outputs;
 	t0 = bench_now();
 	do {
 		if (bench_pipe_read(f, buf, len) < 0)
 			goto fail;
 		t = bench_now() - t0;
 	} while (t < bench_opt.cpu_secs);
-	t = (f->stats.outputs - rolls0) / t;
+	t = (f->outputs - rolls0) / t;
 	free(f);
 	return t;
 fail:

@@ -2,13 +2,12 @@
 /*
  * fairdie bench - the read path of driver/main.c, built in userspace.
  *
- * Same calls, same order, same constants as the module; what differs is
- * only what cannot exist here: no lock, no signals, no copy_to_user() (a
- * memcpy() instead) and no global counters. Only the binary format, only
- * the extractors that feed the sampler (NONE, VN, PERES), and only sources
- * that deliver words one at a time (the module's shortcut that fills the
- * stage straight from get_random_bytes() for CRNG, NONE and 256 sides has
- * no equivalent here: the host bench never reads the CRNG through it).
+ * The rolls come from driver/fd_pipe.c, the module's own pipeline; this
+ * file only stages them in the binary format as fairdie_stage() does. What
+ * differs from the module is what cannot exist here: no lock, no signals,
+ * no copy_to_user() (a memcpy() instead), no global counters, and no
+ * shortcut that fills the stage straight from get_random_bytes() for CRNG,
+ * NONE and 256 sides (the host bench never reads the CRNG through it).
  */
 
 #include <errno.h>
@@ -29,31 +28,25 @@ static u32 bench_width(u64 n)
 	return 8;
 }
 
-/* fairdie_max_burst() */
-static u32 bench_max_burst(u32 ext)
+/* The bench's sources always block, and nothing interrupts them. */
+static int bench_word(void *ctx, bool nonblock, u64 *w)
 {
-	return ext == FAIRDIE_EXT_PERES ? FD_PERES_MAX_OUT : 64;
+	struct bench_src *src = ctx;
+
+	(void)nonblock;
+	return src->word(src, w);
 }
 
-/* fairdie_flush() */
-static void bench_flush(struct bench_pipe *f)
+static bool bench_interrupted(void *ctx)
 {
-	f->stats.sampler_bits += f->sampler.bits;
-	fd_pool_clear(&f->pool);
-	fd_sampler_init(&f->sampler, f->sides, true);
-	fd_peres_init(&f->peres);
-	f->width = bench_width(f->sides);
-	f->stage_pos = 0;
-	f->stage_len = 0;
+	(void)ctx;
+	return false;
 }
 
-/* fairdie_restart_source(), for a full-entropy source */
-static void bench_restart_source(struct bench_pipe *f)
-{
-	f->failed = false;
-	fd_health_init(&f->health, 1, 2, true);
-	f->startup_words = FD_STARTUP_BITS / 64;
-}
+static const struct fd_source_ops bench_source_ops = {
+	.word = bench_word,
+	.interrupted = bench_interrupted,
+};
 
 /**
  * bench_pipe_open() - what fairdie_open() and the ioctls set up
@@ -67,99 +60,9 @@ void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
 {
 	memset(f, 0, sizeof(*f));
 	f->src = src;
-	f->sides = sides;
-	f->extractor = extractor;
-	bench_flush(f);
-	bench_restart_source(f);
-}
-
-/* fairdie_raw_word() */
-static int bench_raw_word(struct bench_pipe *f, u64 *w)
-{
-	enum fd_health_result r;
-	int err;
-
-	do {
-		err = f->src->word(f->src, w);
-		if (err)
-			return err;
-		f->stats.source_bits += 64;
-
-		if (f->src->tested) {
-			r = fd_health_word(&f->health, *w);
-			if (r != FD_HEALTH_OK) {
-				f->stats.health_failures++;
-				f->failed = true;
-				return -EIO;
-			}
-		}
-	} while (f->startup_words && f->startup_words--);
-	return 0;
-}
-
-/* fairdie_feed_word() */
-static int bench_feed_word(struct bench_pipe *f)
-{
-	u64 w, fair;
-	u32 n;
-	int err;
-
-	err = bench_raw_word(f, &w);
-	if (err)
-		return err;
-
-	switch (f->extractor) {
-	case FAIRDIE_EXT_VN:
-		n = fd_vn_word(w, &fair);
-		fd_pool_put(&f->pool, fair, n);
-		break;
-	case FAIRDIE_EXT_PERES:
-		n = fd_peres_feed(&f->peres, w, &f->pool);
-		break;
-	default:
-		fd_pool_put(&f->pool, w, 64);
-		n = 64;
-		break;
-	}
-	f->stats.extracted_bits += n;
-	return 0;
-}
-
-/* fairdie_refill() */
-static int bench_refill(struct bench_pipe *f)
-{
-	u32 burst = bench_max_burst(f->extractor);
-	u32 before = f->pool.count;
-	int err;
-
-	do {
-		if (f->extractor == FAIRDIE_EXT_PERES &&
-		    fd_peres_pending(&f->peres)) {
-			f->stats.extracted_bits +=
-				fd_peres_drain(&f->peres, &f->pool);
-			continue;
-		}
-		err = bench_feed_word(f);
-		if (err)
-			return err;
-	} while (f->pool.count == before ||
-		 (f->pool.count < BENCH_REFILL_BITS &&
-		  fd_pool_room(&f->pool) >= burst));
-	return 0;
-}
-
-/* fairdie_roll() */
-static int bench_roll(struct bench_pipe *f, u64 *out)
-{
-	int err;
-
-	for (;;) {
-		if (fd_sampler_roll(&f->sampler, &f->pool, out))
-			return 0;
-		err = bench_refill(f);
-		if (err)
-			return err;
-	}
+	f->width = bench_width(sides);
+	fd_pipe_configure(&f->pipe, sides, extractor);
+	fd_pipe_restart(&f->pipe, 1, 2, src->tested, true);
 }
 
 /* fairdie_put_binary() */
@@ -185,58 +88,39 @@ static void bench_put_binary(u8 *dst, u64 v, u32 width)
 	}
 }
 
-/* fairdie_stage_words(): whole words for 256, 65536 and 2^32 sides */
-static int bench_stage_words(struct bench_pipe *f, size_t room, u64 *made)
-{
-	u64 w;
-	int err;
-
-	if (f->sampler.pow2_bits != 8 * f->width)
-		return 0;
-	while (f->stage_len + sizeof(w) <= room) {
-		if (f->pool.count >= 64) {
-			w = fd_pool_take(&f->pool, 64);
-		} else if (f->extractor == FAIRDIE_EXT_NONE && !f->pool.count) {
-			err = bench_raw_word(f, &w);
-			if (err)
-				return err;
-			f->stats.extracted_bits += 64;
-		} else {
-			err = bench_refill(f);
-			if (err)
-				return err;
-			continue;
-		}
-		memcpy(f->stage + f->stage_len, &w, sizeof(w));
-		f->stage_len += sizeof(w);
-		f->sampler.bits += 64;
-		*made += sizeof(w) / f->width;
-	}
-	return 0;
-}
-
-/* fairdie_stage(), binary format */
+/* fairdie_stage(), binary format, with fairdie_stage_words() */
 static int bench_stage(struct bench_pipe *f, size_t want)
 {
 	size_t room = sizeof(f->stage);
 	u64 v, made = 0;
-	int err;
+	int err = 0;
 
 	f->stage_pos = 0;
 	f->stage_len = 0;
 	if (want < room)
 		room = want;
 	room = room / f->width * f->width;
-	err = bench_stage_words(f, room, &made);
+	if (f->pipe.sampler.pow2_bits == 8 * f->width) {
+		while (!err && f->stage_len + sizeof(v) <= room) {
+			err = fd_pipe_fair64(&f->pipe, &bench_source_ops,
+					     f->src, false, &v);
+			if (err)
+				break;
+			memcpy(f->stage + f->stage_len, &v, sizeof(v));
+			f->stage_len += sizeof(v);
+			made += sizeof(v) / f->width;
+		}
+	}
 	while (!err && f->stage_len < room) {
-		err = bench_roll(f, &v);
+		err = fd_pipe_roll(&f->pipe, &bench_source_ops, f->src, false,
+				   &v);
 		if (err)
 			break;
 		made++;
 		bench_put_binary(f->stage + f->stage_len, v, f->width);
 		f->stage_len += f->width;
 	}
-	f->stats.outputs += made;
+	f->outputs += made;
 	return err;
 }
 
@@ -254,7 +138,7 @@ long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len)
 	size_t done = 0;
 	int err = 0;
 
-	if (f->failed)
+	if (f->pipe.failed)
 		return -EIO;
 	if (len % f->width)
 		return -EINVAL;
@@ -264,8 +148,6 @@ long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len)
 
 		if (f->stage_pos == f->stage_len) {
 			err = bench_stage(f, len - done);
-			f->stats.sampler_bits += f->sampler.bits;
-			f->sampler.bits = 0;
 			if (!f->stage_len)
 				break;
 		}
@@ -289,5 +171,5 @@ long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len)
  */
 u64 bench_pipe_sampler_bits(const struct bench_pipe *f)
 {
-	return f->stats.sampler_bits + f->sampler.bits;
+	return f->pipe.sampler.bits;
 }
