@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pipe - the read pipeline of driver/fd_pipe.c on injected sources:
+ * stuck and absurdly biased sources end in EIO after a bounded number of
+ * bits with every extractor; a source that underflows (EAGAIN) or is
+ * interrupted (EINTR) mid-roll loses nothing, so the rolls are those of an
+ * uninterrupted stream; the startup test discards exactly its bits; the
+ * counters add up.
+ */
+#include "fd_pipe.h"
+#include "fd_sim.h"
+#include "fd_test.h"
+
+/*
+ * An injected source: a simulated coin that answers -EAGAIN every
+ * @again_every words and reports an interruption every @intr_every checks.
+ */
+struct src {
+	struct fd_sim sim;
+	unsigned long words, calls, again_every, checks, intr_every;
+	int stuck;	/* 0: the coin; 1: all ones; 2: all zeros */
+};
+
+static int src_word(void *ctx, bool nonblock, u64 *w)
+{
+	struct src *s = ctx;
+
+	(void)nonblock;
+	if (s->again_every && ++s->calls % s->again_every == 0)
+		return -EAGAIN;
+	s->words++;
+	*w = s->stuck == 1 ? ~0ULL : s->stuck == 2 ? 0 : fd_sim_word(&s->sim);
+	return 0;
+}
+
+static bool src_interrupted(void *ctx)
+{
+	struct src *s = ctx;
+
+	return s->intr_every && ++s->checks % s->intr_every == 0;
+}
+
+static const struct fd_source_ops ops = {
+	.word = src_word,
+	.interrupted = src_interrupted,
+};
+
+static struct fd_pipe pipe_a, pipe_b;
+
+static void setup(struct fd_pipe *p, struct src *s, u64 sides, u32 ext,
+		  u64 num, u64 den)
+{
+	memset(p, 0, sizeof(*p));
+	fd_sim_init(&s->sim, 99, num, den);
+	fd_pipe_configure(p, sides, ext);
+	fd_pipe_restart(p, num, den, true, false);
+}
+
+/* Every extractor ends a stuck or absurd source in EIO, boundedly. */
+static void test_stuck(void)
+{
+	static const u64 bad[][2] = { { 1, 1 }, { 0, 1 }, { 999999, 1000000 } };
+	u32 ext;
+	unsigned int i;
+
+	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+		for (i = 0; i < 5; i++) {
+			struct src s = { .stuck = i < 3 ? 0 : i - 2 };
+			u64 out;
+			int err;
+
+			setup(&pipe_a, &s, 6, ext, i < 3 ? bad[i][0] : 1,
+			      i < 3 ? bad[i][1] : 2);
+			err = fd_pipe_roll(&pipe_a, &ops, &s, false, &out);
+			CHECK(err == -EIO && pipe_a.failed &&
+			      pipe_a.failure == FD_HEALTH_RCT &&
+			      pipe_a.source_bits <= 8192,
+			      "extractor %u case %u: err %d after %llu bits",
+			      ext, i, err, (unsigned long long)pipe_a.source_bits);
+		}
+	}
+}
+
+/* Errors mid-roll lose nothing: the same rolls as without them. */
+static void test_resume(void)
+{
+	u32 ext;
+
+	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+		struct src a = { 0 }, b = { .again_every = 3, .intr_every = 5 };
+		unsigned long errors = 0, same = 0, i;
+		u64 x, y;
+		int err;
+
+		setup(&pipe_a, &a, 37, ext, 7, 10);
+		setup(&pipe_b, &b, 37, ext, 7, 10);
+		for (i = 0; i < 20000; i++) {
+			if (fd_pipe_roll(&pipe_a, &ops, &a, false, &x))
+				break;
+			while ((err = fd_pipe_roll(&pipe_b, &ops, &b, true, &y)))
+				errors += err == -EAGAIN || err == -EINTR;
+			same += x == y && x < 37;
+		}
+		CHECK(same == 20000 && errors > 100,
+		      "extractor %u: %lu of 20000 rolls equal after %lu EAGAIN/EINTR",
+		      ext, same, errors);
+		/* Only how far ahead the pool was filled may differ. */
+		CHECK(pipe_a.sampler.bits == pipe_b.sampler.bits &&
+		      pipe_a.source_bits + 2 * FD_PIPE_REFILL_BITS >
+		      pipe_b.source_bits &&
+		      pipe_b.source_bits + 2 * FD_PIPE_REFILL_BITS >
+		      pipe_a.source_bits,
+		      "extractor %u: counters differ", ext);
+		CHECK(a.words * 64 == pipe_a.source_bits,
+		      "extractor %u: source_bits %llu, words %lu", ext,
+		      (unsigned long long)pipe_a.source_bits, a.words);
+	}
+}
+
+/* The startup test discards its bits; the rest flows as counted. */
+static void test_counters(void)
+{
+	struct src s = { 0 };
+	u64 out, w;
+	int i;
+
+	setup(&pipe_a, &s, 256, FAIRDIE_EXT_NONE, 1, 2);
+	CHECK(!fd_pipe_fair64(&pipe_a, &ops, &s, false, &w),
+	      "fair64 failed");
+	CHECK(pipe_a.source_bits == FD_STARTUP_BITS + 64 &&
+	      pipe_a.extracted_bits == 64 && pipe_a.sampler.bits == 64,
+	      "startup: source %llu extracted %llu sampler %llu",
+	      (unsigned long long)pipe_a.source_bits,
+	      (unsigned long long)pipe_a.extracted_bits,
+	      (unsigned long long)pipe_a.sampler.bits);
+	setup(&pipe_a, &s, 6, FAIRDIE_EXT_VN, 1, 2);
+	for (i = 0; i < 100000; i++)
+		fd_pipe_roll(&pipe_a, &ops, &s, false, &out);
+	CHECK(pipe_a.extracted_bits >= pipe_a.sampler.bits &&
+	      pipe_a.source_bits >= pipe_a.extracted_bits,
+	      "VN counters out of order");
+	NOTE("VN d6: %.4f source bits, %.4f fair bits per roll",
+	     pipe_a.source_bits / 1e5, pipe_a.sampler.bits / 1e5);
+	CHECK(!fd_pipe_supported(67, FAIRDIE_EXT_DIJKSTRA) &&
+	      fd_pipe_supported(67, FAIRDIE_EXT_VN) &&
+	      !fd_pipe_supported(6, FAIRDIE_EXT_COUNT) &&
+	      !fd_pipe_supported(0, FAIRDIE_EXT_VN),
+	      "fd_pipe_supported");
+}
+
+int main(void)
+{
+	test_stuck();
+	test_resume();
+	test_counters();
+	return fd_test_summary();
+}
