@@ -83,19 +83,6 @@ static int fairdie_parse_name(const char *s, const char * const *names,
  * The pipeline of one open file.
  */
 
-static u32 fairdie_width(u64 n)
-{
-	u64 max = n - 1;
-
-	if (max <= U8_MAX)
-		return 1;
-	if (max <= U16_MAX)
-		return 2;
-	if (max <= U32_MAX)
-		return 4;
-	return 8;
-}
-
 /*
  * Discard every bit and partial roll in flight, so that the next roll is
  * made from the current configuration only. Statistics are kept.
@@ -105,7 +92,7 @@ static void fairdie_flush(struct fairdie_file *f)
 	lockdep_assert_held(&f->lock);
 
 	fd_pipe_configure(&f->pipe, f->sides, f->extractor);
-	f->width = fairdie_width(f->sides);
+	f->width = fd_roll_width(f->sides);
 	f->stage_pos = 0;
 	f->stage_len = 0;
 	f->crng_pos = ARRAY_SIZE(f->crng);
@@ -175,28 +162,6 @@ static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 						    nonblock, out));
 }
 
-static void fairdie_put_binary(u8 *dst, u64 v, u32 width)
-{
-	u8 v8 = v;
-	u16 v16 = v;
-	u32 v32 = v;
-
-	switch (width) {
-	case 1:
-		memcpy(dst, &v8, 1);
-		break;
-	case 2:
-		memcpy(dst, &v16, 2);
-		break;
-	case 4:
-		memcpy(dst, &v32, 4);
-		break;
-	default:
-		memcpy(dst, &v, 8);
-		break;
-	}
-}
-
 /*
  * Rolls of 8, 16 or 32 bits (256, 65536 or 2^32 sides) in the binary format
  * are fair bits as they are: stage them a word at a time.
@@ -261,8 +226,7 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 			break;
 		made++;
 		if (f->format == FAIRDIE_FMT_BINARY) {
-			fairdie_put_binary(f->stage + f->stage_len, v,
-					   f->width);
+			fd_put_roll(f->stage + f->stage_len, v, f->width);
 			f->stage_len += f->width;
 		} else {
 			f->stage_len += scnprintf(f->stage + f->stage_len,

@@ -14,20 +14,6 @@
 
 #include "pipe.h"
 
-/* fairdie_width() */
-static u32 bench_width(u64 n)
-{
-	u64 max = n - 1;
-
-	if (max <= 0xff)
-		return 1;
-	if (max <= 0xffff)
-		return 2;
-	if (max <= 0xffffffff)
-		return 4;
-	return 8;
-}
-
 /* The bench's sources always block, and nothing interrupts them. */
 static int bench_word(void *ctx, bool nonblock, u64 *w)
 {
@@ -60,32 +46,9 @@ void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
 {
 	memset(f, 0, sizeof(*f));
 	f->src = src;
-	f->width = bench_width(sides);
+	f->width = fd_roll_width(sides);
 	fd_pipe_configure(&f->pipe, sides, extractor);
 	fd_pipe_restart(&f->pipe, 1, 2, src->tested, true);
-}
-
-/* fairdie_put_binary() */
-static void bench_put_binary(u8 *dst, u64 v, u32 width)
-{
-	u8 v8 = v;
-	u16 v16 = v;
-	u32 v32 = v;
-
-	switch (width) {
-	case 1:
-		memcpy(dst, &v8, 1);
-		break;
-	case 2:
-		memcpy(dst, &v16, 2);
-		break;
-	case 4:
-		memcpy(dst, &v32, 4);
-		break;
-	default:
-		memcpy(dst, &v, 8);
-		break;
-	}
 }
 
 /* fairdie_stage(), binary format, with fairdie_stage_words() */
@@ -117,7 +80,7 @@ static int bench_stage(struct bench_pipe *f, size_t want)
 		if (err)
 			break;
 		made++;
-		bench_put_binary(f->stage + f->stage_len, v, f->width);
+		fd_put_roll(f->stage + f->stage_len, v, f->width);
 		f->stage_len += f->width;
 	}
 	f->outputs += made;
