@@ -73,8 +73,14 @@ lifetime() {
 		return 1
 	fi
 	exec 3<&-
+	# The hwrng is unregistered cleanly while /dev/hwrng is being read.
+	dd if=/dev/hwrng of=/dev/null bs=4096 count=100000 2>/tmp/dd.err &
+	ddpid=$!
+	sleep 1
 	rmmod fairdie || return 1
-	echo "rmmod refused while open, done after close"
+	wait $ddpid
+	echo "rmmod refused while open, done after close, and while /dev/hwrng was read ($(tail -n 1 /tmp/dd.err))"
+	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	for p in sides=0 extractor=bogus source=sim source=bogus \
 		 "extractor=dijkstra sides=67" hwrng=rdseed hwrng=bogus \
 		 hwrng_quality=2000; do
