@@ -105,8 +105,10 @@ const char *fd_health_name(enum fd_health_result r)
 		return "repetition count";
 	case FD_HEALTH_APT:
 		return "adaptive proportion";
-	default:
+	case FD_HEALTH_WORD:
 		return "repeated word";
+	default:
+		return "starved extractor";
 	}
 }
 

@@ -22,12 +22,15 @@
  * @FD_HEALTH_RCT: a run of identical bits reached the cutoff
  * @FD_HEALTH_APT: one value filled too much of a window
  * @FD_HEALTH_WORD: a 64-bit word repeated the previous one
+ * @FD_HEALTH_STARVED: the extractor made nothing from far more raw words
+ *	than any source with P(1) in [1/20, 19/20] could need (fd_pipe.c)
  */
 enum fd_health_result {
 	FD_HEALTH_OK = 0,
 	FD_HEALTH_RCT,
 	FD_HEALTH_APT,
 	FD_HEALTH_WORD,
+	FD_HEALTH_STARVED,
 };
 
 /**

@@ -4,8 +4,9 @@
  *
  * Nothing here loops without bound: each raw word either passes the health
  * tests, which a stuck or absurdly biased source fails within a documented
- * number of bits (fd_health.c), or ends the request; and the source's own
- * errors and the caller's interruptions end it too.
+ * number of bits (fd_health.c), or ends the request; a source that passes
+ * them but starves the extractor fails after FD_PIPE_DRY_* words; and the
+ * source's own errors and the caller's interruptions end it too.
  */
 
 #include "fd_pipe.h"
@@ -47,6 +48,7 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 	fd_peres_init(&p->peres);
 	if (extractor == FAIRDIE_EXT_DIJKSTRA)
 		fd_dijkstra_init(&p->dijkstra, sides);
+	p->dry_words = 0;
 }
 
 /**
@@ -64,8 +66,10 @@ void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 	p->failed = false;
 	p->failure = FD_HEALTH_OK;
 	p->tested = tested;
+	p->dry_words = 0;
 	fd_health_init(&p->health, p1_num, p1_den, check_words);
-	p->startup_words = FD_STARTUP_BITS / 64;
+	/* Nothing to test, nothing to discard. */
+	p->startup_words = tested ? FD_STARTUP_BITS / 64 : 0;
 }
 
 /*
@@ -93,6 +97,34 @@ static int fd_pipe_raw(struct fd_pipe *p, const struct fd_source_ops *ops,
 		}
 	} while (p->startup_words && p->startup_words--);
 	return 0;
+}
+
+/* Count a word that gave @n fair bits; fail a source that starves us. */
+static int fd_pipe_starving(struct fd_pipe *p, u32 n)
+{
+	u32 limit;
+
+	switch (p->extractor) {
+	case FAIRDIE_EXT_VN:
+		limit = FD_PIPE_DRY_VN;
+		break;
+	case FAIRDIE_EXT_PERES:
+		limit = FD_PIPE_DRY_PERES;
+		break;
+	case FAIRDIE_EXT_DIJKSTRA:
+		/* Reset by each roll, in fd_pipe_roll(). */
+		n = 0;
+		limit = FD_PIPE_DRY_DIJKSTRA;
+		break;
+	default:
+		return 0;
+	}
+	p->dry_words = n ? 0 : p->dry_words + 1;
+	if (p->dry_words < limit)
+		return 0;
+	p->failed = true;
+	p->failure = FD_HEALTH_STARVED;
+	return -EIO;
 }
 
 /* One raw word through the extractor into the pool. */
@@ -126,7 +158,7 @@ static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
 		break;
 	}
 	p->extracted_bits += n;
-	return 0;
+	return fd_pipe_starving(p, n);
 }
 
 /*
@@ -145,6 +177,7 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 		if (p->extractor == FAIRDIE_EXT_PERES &&
 		    fd_peres_pending(&p->peres)) {
 			p->extracted_bits += fd_peres_drain(&p->peres, &p->pool);
+			p->dry_words = 0;
 			continue;
 		}
 		if (ops->interrupted(ctx))
@@ -177,8 +210,10 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 
 	for (;;) {
 		if (p->extractor == FAIRDIE_EXT_DIJKSTRA) {
-			if (fd_dijkstra_roll(&p->dijkstra, &p->pool, out))
+			if (fd_dijkstra_roll(&p->dijkstra, &p->pool, out)) {
+				p->dry_words = 0;
 				return 0;
+			}
 		} else if (fd_sampler_roll(&p->sampler, &p->pool, out)) {
 			return 0;
 		}

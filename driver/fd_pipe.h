@@ -24,6 +24,20 @@
 /* Refill the pool up to this many bits at a time, to amortise the calls. */
 #define FD_PIPE_REFILL_BITS	2048
 
+/*
+ * The most raw words an extractor may turn into nothing in a row before the
+ * source is declared failed: a source that passes the health tests can still
+ * starve an extractor (pairs 00 and 11 only, for von Neumann). For P(1) in
+ * [1/20, 19/20] a word gives von Neumann nothing with probability at most
+ * 0.905^32 < 0.041, so 64 words in a row have probability below 10^-88; a
+ * Peres block (512 words) always gives bits; a Dijkstra roll of any sides
+ * needs at most 63 prime digits, each from a group of at most 61 bits that
+ * is not constant with probability at least 0.095 per try.
+ */
+#define FD_PIPE_DRY_VN		64
+#define FD_PIPE_DRY_PERES	(4 * FD_PERES_BLOCK_BITS / 64)
+#define FD_PIPE_DRY_DIJKSTRA	4096
+
 /**
  * struct fd_source_ops - where raw words come from
  * @word: 64 raw bits into *@word; 0, or a negative errno that ends the
@@ -43,6 +57,8 @@ struct fd_source_ops {
  * @failed: the health tests failed; @failure says which
  * @failure: the test that failed
  * @startup_words: words still to test and discard before first use
+ * @dry_words: raw words in a row that gave no fair bit (no roll, for
+ *	DIJKSTRA)
  * @source_bits: raw bits taken from the source
  * @extracted_bits: fair bits out of the extractor
  * @health: continuous health tests of the raw bits
@@ -58,6 +74,7 @@ struct fd_pipe {
 	bool failed;
 	enum fd_health_result failure;
 	u32 startup_words;
+	u32 dry_words;
 	u64 source_bits;
 	u64 extracted_bits;
 	struct fd_health health;

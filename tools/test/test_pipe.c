@@ -18,7 +18,7 @@
 struct src {
 	struct fd_sim sim;
 	unsigned long words, calls, again_every, checks, intr_every;
-	int stuck;	/* 0: the coin; 1: all ones; 2: all zeros */
+	int stuck;	/* 0: the coin; 1: all ones; 2: all zeros; 3: pairs */
 };
 
 static int src_word(void *ctx, bool nonblock, u64 *w)
@@ -29,7 +29,11 @@ static int src_word(void *ctx, bool nonblock, u64 *w)
 	if (s->again_every && ++s->calls % s->again_every == 0)
 		return -EAGAIN;
 	s->words++;
-	*w = s->stuck == 1 ? ~0ULL : s->stuck == 2 ? 0 : fd_sim_word(&s->sim);
+	if (s->stuck == 3)	/* 11 00 11 00 ..., then 00 11 00 11 ... */
+		*w = s->words % 2 ? 0x3333333333333333ULL : 0xccccccccccccccccULL;
+	else
+		*w = s->stuck == 1 ? ~0ULL : s->stuck == 2 ? 0 :
+		     fd_sim_word(&s->sim);
 	return 0;
 }
 
@@ -78,6 +82,29 @@ static void test_stuck(void)
 			      "extractor %u case %u: err %d after %llu bits",
 			      ext, i, err, (unsigned long long)pipe_a.source_bits);
 		}
+	}
+}
+
+/*
+ * Words of equal pairs only pass every health test yet give von Neumann
+ * and Dijkstra (whose d6 starts with pairs) nothing: bounded all the same.
+ */
+static void test_starved(void)
+{
+	static const u32 exts[] = { FAIRDIE_EXT_VN, FAIRDIE_EXT_DIJKSTRA };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exts); i++) {
+		struct src s = { .stuck = 3 };
+		u64 out;
+		int err;
+
+		setup(&pipe_a, &s, 6, exts[i], 1, 2);
+		err = fd_pipe_roll(&pipe_a, &ops, &s, false, &out);
+		CHECK(err == -EIO && pipe_a.failure == FD_HEALTH_STARVED &&
+		      s.words <= FD_STARTUP_BITS / 64 + FD_PIPE_DRY_DIJKSTRA,
+		      "extractor %u on equal pairs: err %d failure %d after %lu words",
+		      exts[i], err, pipe_a.failure, s.words);
 	}
 }
 
@@ -151,6 +178,7 @@ static void test_counters(void)
 int main(void)
 {
 	test_stuck();
+	test_starved();
 	test_resume();
 	test_counters();
 	return fd_test_summary();
