@@ -86,6 +86,9 @@ const char *fairdie_source_name(u32 source);
 int fairdie_source_parse(const char *name);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
+struct hwrng;
+int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
+			 u64 *word, u64 *retries);
 
 /* hwrng.c */
 int fairdie_hwrng_register(u32 source, u16 quality);

@@ -29,6 +29,7 @@
  * @health: continuous health tests of the raw bits
  * @pool: fair bits not yet handed out
  * @startup_words: words still to test and discard before use
+ * @dry_words: raw words in a row that gave von Neumann nothing
  * @failed: the health tests failed; nothing is delivered until @retry_at
  * @retry_at: jiffies at which a failed source is tried again
  * @retries: underflows of the source
@@ -40,6 +41,7 @@ struct fairdie_hwrng {
 	struct fd_health health;
 	struct fd_pool pool;
 	u32 startup_words;
+	u32 dry_words;
 	bool failed;
 	unsigned long retry_at;
 	u64 retries;
@@ -52,6 +54,7 @@ static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 	fd_health_init(&h->health, 1, 2, true);
 	fd_pool_clear(&h->pool);
 	h->startup_words = FD_STARTUP_BITS / 64;
+	h->dry_words = 0;
 	h->failed = false;
 }
 
@@ -63,13 +66,18 @@ static int fairdie_hwrng_feed(struct fairdie_hwrng *h, bool wait)
 	unsigned int n;
 	int err;
 
-	err = fairdie_source_hw(h->source, !wait, &w, &h->retries);
+	err = fairdie_source_hwrng(&h->rng, h->source, !wait, &w,
+				   &h->retries);
 	if (err)
 		return err;
 	atomic64_add(64, &fairdie_counters.source_bits);
 	r = fd_health_word(&h->health, w);
+	/* As in fd_pipe.c: a source may pass the tests and starve VN. */
+	if (r == FD_HEALTH_OK && !h->startup_words &&
+	    ++h->dry_words >= FD_PIPE_DRY_VN)
+		r = FD_HEALTH_STARVED;
 	if (r != FD_HEALTH_OK) {
-		h->failed = true;
+		WRITE_ONCE(h->failed, true);
 		h->retry_at = jiffies + FAIRDIE_HWRNG_BACKOFF;
 		atomic64_inc(&fairdie_counters.health_failures);
 		pr_warn_ratelimited("hwrng: %s source failed the %s test; no entropy credited for %d s\n",
@@ -84,6 +92,8 @@ static int fairdie_hwrng_feed(struct fairdie_hwrng *h, bool wait)
 	}
 	n = fd_vn_word(w, &fair);
 	fd_pool_put(&h->pool, fair, n);
+	if (n)
+		h->dry_words = 0;
 	return 0;
 }
 
@@ -96,7 +106,7 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	int err = 0;
 
 	mutex_lock(&h->lock);
-	if (h->failed) {
+	if (READ_ONCE(h->failed)) {
 		if (time_before(jiffies, h->retry_at)) {
 			err = -EIO;
 			goto out_unlock;
@@ -140,7 +150,7 @@ const char *fairdie_hwrng_state(void)
 /**
  * fairdie_hwrng_register() - start feeding the kernel's entropy pool
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
- * @quality: entropy credited per 1024 bits delivered, 0..1024
+ * @quality: entropy credited per 1024 bits delivered, 1..1024
  *
  * Return: 0 or a negative errno from the hwrng core.
  */

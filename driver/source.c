@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/hw_random.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <asm/archrandom.h>
@@ -41,7 +42,6 @@ const char *fairdie_source_name(u32 source)
 	return source < FAIRDIE_SRC_COUNT ? fairdie_source_names[source] : "?";
 }
 
-#ifdef CONFIG_X86
 /**
  * fairdie_source_parse() - the source named by a module parameter
  * @name: auto, rdseed, rdrand or crng (never sim)
@@ -57,6 +57,7 @@ int fairdie_source_parse(const char *name)
 	return i < 0 ? -EINVAL : i;
 }
 
+#ifdef CONFIG_X86
 static bool fairdie_hw_present(bool seed)
 {
 	return boot_cpu_has(seed ? X86_FEATURE_RDSEED : X86_FEATURE_RDRAND);
@@ -186,6 +187,42 @@ int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries)
 		pr_warn_ratelimited("%s delivered nothing for a second\n",
 				    fairdie_source_name(source));
 	return err;
+}
+
+/* The hwrng core's thread has no signals: nap until it unregisters us. */
+static int fairdie_hwrng_nap(void *ctx)
+{
+	return hwrng_msleep(ctx, 1) ? -EINTR : 0;
+}
+
+static const struct fd_hw_ops fairdie_hwrng_rdseed_ops = {
+	.once = fairdie_rdseed_once,
+	.relax = fairdie_hw_relax,
+	.nap = fairdie_hwrng_nap,
+};
+
+static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
+	.once = fairdie_rdrand_once,
+	.relax = fairdie_hw_relax,
+	.nap = fairdie_hwrng_nap,
+};
+
+/**
+ * fairdie_source_hwrng() - fairdie_source_hw() for the hwrng pipeline
+ * @rng: the hwrng; a nap ends early when it is being unregistered
+ * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
+ * @nonblock: give up with -EAGAIN rather than sleep
+ * @word: receives the bits
+ * @retries: incremented for every underflow
+ *
+ * Return: as fairdie_source_hw().
+ */
+int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
+			 u64 *word, u64 *retries)
+{
+	return fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
+			   &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
+			   rng, nonblock, word, retries);
 }
 
 /**
