@@ -56,7 +56,7 @@ MODULE_PARM_DESC(hwrng,
 static ushort hwrng_quality = 1000;
 module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
-		 "Entropy credited per 1024 bits fed to the pool, 0..1024 (default 1000)");
+		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
 
 static const char * const fairdie_extractor_names[FAIRDIE_EXT_COUNT] = {
 	[FAIRDIE_EXT_VN] = "vn",
@@ -102,7 +102,8 @@ static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 {
 	if (f->failed == failed)
 		return;
-	f->failed = failed;
+	/* fairdie_poll() reads it without the lock. */
+	WRITE_ONCE(f->failed, failed);
 	if (failed)
 		atomic_inc(&fairdie_counters.failed_files);
 	else
@@ -131,7 +132,8 @@ static void fairdie_restart_source(struct fairdie_file *f)
 
 static bool fairdie_interrupted(void *ctx)
 {
-	/* Insurance: a source that never gives a bit cannot pin us. */
+	/* Long refills (a heavily biased coin) stay polite and killable. */
+	cond_resched();
 	return signal_pending(current);
 }
 
@@ -292,8 +294,13 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	size_t done = 0;
 	int err = 0;
 
-	if (mutex_lock_interruptible(&f->lock))
+	/* Another reader or an ioctl may hold the lock for a while. */
+	if (nonblock) {
+		if (!mutex_trylock(&f->lock))
+			return -EAGAIN;
+	} else if (mutex_lock_interruptible(&f->lock)) {
 		return -ERESTARTSYS;
+	}
 	bits_before = f->pipe.source_bits;
 
 	if (f->failed) {
@@ -356,7 +363,9 @@ static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 
 /* ---------------------------------------------------------------------
  * ioctls. Arguments are copied in before the lock is taken and checked in
- * full before anything changes: a failed call changes nothing.
+ * full before anything changes: a failed call changes nothing. Waiting for
+ * the lock (held by a long read of the same file) can be interrupted, and
+ * the call is then restarted.
  */
 
 static long fairdie_get_info(void __user *argp)
@@ -380,7 +389,8 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 	if (!n)
 		return -EINVAL;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	if (!fd_pipe_supported(n, f->extractor)) {
 		mutex_unlock(&f->lock);
 		return -EINVAL;
@@ -400,7 +410,8 @@ static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 	if (ext >= FAIRDIE_EXT_COUNT)
 		return -EINVAL;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	if (!fd_pipe_supported(f->sides, ext)) {
 		mutex_unlock(&f->lock);
 		return -EINVAL;
@@ -422,7 +433,8 @@ static long fairdie_set_source(struct fairdie_file *f, void __user *argp)
 	if (!(fairdie_sources_present() & BIT(src)))
 		return -ENODEV;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	f->source = fairdie_source_resolve(src);
 	fairdie_flush(f);
 	fairdie_restart_source(f);
@@ -439,7 +451,8 @@ static long fairdie_set_format(struct fairdie_file *f, void __user *argp)
 	if (fmt >= FAIRDIE_FMT_COUNT)
 		return -EINVAL;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	f->format = fmt;
 	/* Staged output is in the old format; the sampler state stays. */
 	f->stage_pos = 0;
@@ -458,7 +471,8 @@ static long fairdie_set_sim(struct fairdie_file *f, void __user *argp)
 	if (!fd_sim_init(&coin, sim.seed, sim.p1_num, sim.p1_den))
 		return -EINVAL;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	f->sim_cfg = sim;
 	f->sim = coin;
 	if (f->source == FAIRDIE_SRC_SIM) {
@@ -471,7 +485,8 @@ static long fairdie_set_sim(struct fairdie_file *f, void __user *argp)
 
 static long fairdie_reset(struct fairdie_file *f)
 {
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	fairdie_flush(f);
 	fairdie_restart_source(f);
 	memset(&f->stats, 0, sizeof(f->stats));
@@ -492,7 +507,8 @@ static long fairdie_get_config(struct fairdie_file *f, unsigned int cmd,
 		struct fairdie_sim sim;
 	} u;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	switch (cmd) {
 	case FAIRDIE_IOC_GET_SIDES:
 		u.sides = f->sides;
@@ -519,7 +535,8 @@ static long fairdie_get_stats(struct fairdie_file *f, void __user *argp)
 {
 	struct fairdie_stats st;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	st = f->stats;
 	st.source_bits = f->pipe.source_bits;
 	st.extracted_bits = f->pipe.extracted_bits;
@@ -692,8 +709,12 @@ static int __init fairdie_parse_hwrng(void)
 {
 	u32 present = fairdie_sources_present();
 
-	if (hwrng_quality > 1024) {
-		pr_err("hwrng_quality=%u: at most 1024 bits per 1024\n",
+	/*
+	 * 0 means no credit to the 6.1 hwrng core and full credit to later
+	 * ones: refuse it; hwrng=off is the way to credit nothing.
+	 */
+	if (!hwrng_quality || hwrng_quality > 1024) {
+		pr_err("hwrng_quality=%u: from 1 to 1024 bits per 1024 (hwrng=off credits nothing)\n",
 		       hwrng_quality);
 		return -EINVAL;
 	}

@@ -83,7 +83,7 @@ lifetime() {
 	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	for p in sides=0 extractor=bogus source=sim source=bogus \
 		 "extractor=dijkstra sides=67" hwrng=rdseed hwrng=bogus \
-		 hwrng_quality=2000; do
+		 hwrng_quality=2000 hwrng_quality=0; do
 		# shellcheck disable=SC2086
 		if insmod /root/fairdie.ko $p 2>/dev/null; then
 			echo "insmod accepted $p"
