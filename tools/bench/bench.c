@@ -254,7 +254,7 @@ static bool bench_have_rdseed(void)
 
 /*
  * 64 bits from RDSEED. An underflow is retried at once after a pause, as
- * the module does for its first FAIRDIE_HW_TRIES tries; the module would
+ * the module does for its first FD_HW_TRIES tries; the module would
  * then sleep 1-2 ms, which is counted in slow_words but not done here,
  * so that the figures measure the instruction, not the scheduler.
  */

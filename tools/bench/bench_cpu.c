@@ -47,7 +47,7 @@ static int bench_mem_init(void)
 
 /*
  * The sampler alone: fd_sampler_roll() on a pool that is topped up from
- * memory, as fairdie_refill() would, whenever it runs dry. Returns rolls
+ * memory, as fd_pipe_refill() would, whenever it runs dry. Returns rolls
  * per second; *@bits gets the fair bits per roll.
  */
 static double bench_sampler(u64 sides, double *bits)

@@ -29,7 +29,7 @@
  * @tested: run the health tests on it (not for the kernel CRNG, a DRBG)
  * @retries: underflows retried so far (RDSEED)
  * @slow_words: words that took more retries than the module makes before
- *	it sleeps (FAIRDIE_HW_TRIES in driver/source.c)
+ *	it sleeps (FD_HW_TRIES in driver/fd_retry.h)
  * @words: words delivered so far
  * @priv: for the source's own use
  */
