@@ -24,7 +24,7 @@ DESTDIR ?=
 KVER ?= 6.1
 VM_RELEASE = $(shell tools/scripts/kernel.sh $(KVER))
 VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
-VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE)
+VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE) --mem 3G
 VM_TIMEOUT ?= 1200
 
 SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
