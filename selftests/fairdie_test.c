@@ -1635,7 +1635,7 @@ TEST_F_TIMEOUT(fairdie, vn_rate, 300)
 	}
 }
 
-/* Peres keeps at least 0.92 H(p) (SPEC section 7). */
+/* Peres keeps at least 0.92 H(p) (Documentation/design/fairdie.rst, Targets). */
 TEST_F_TIMEOUT(fairdie, peres_rate, 300)
 {
 	struct fairdie_info info;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie bench - the host benchmarks of SPEC section 7.
+ * fairdie bench - the host benchmarks (Documentation/design/fairdie.rst, Targets).
  *
  * On real RDSEED, in one run: the raw bit rate of the instruction (the
  * physical limit), then the module's read path (pipe.c, on the very same
@@ -737,7 +737,7 @@ static const char * const bench_rd_notes[] = {
 	NULL
 };
 
-/* A d6 target of SPEC section 7 (@min 0: no target, 1/4 is the ideal). */
+/* A d6 target of the design document (@min 0: no target, 1/4 is the ideal). */
 static void bench_target(const char *name, const struct bench_rd *d,
 			 double min)
 {

@@ -258,7 +258,7 @@ int bench_coin(void)
 	       FD_PERES_BLOCK_BITS);
 	printf("Yield = fair bits out / raw bits in / H(p). ");
 	printf("Peres state: %zu bytes.\n\n", sizeof(struct fd_peres));
-	printf("| P(1) | H(p) | von Neumann | (ideal p(1-p)/H) | Peres | SPEC target |\n");
+	printf("| P(1) | H(p) | von Neumann | (ideal p(1-p)/H) | Peres | target |\n");
 	printf("|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < (int)ARRAY_SIZE(pct); i++) {
 		double p = pct[i] / 100.0, h = bench_entropy(p), vn, pe;

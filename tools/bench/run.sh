@@ -3,7 +3,7 @@
 #
 # run.sh full|smoke - run the fairdie benchmarks and collect their results.
 #
-#   full   the whole bench (SPEC section 7): host part (RDSEED, side by
+#   full   the whole bench (Documentation/design/fairdie.rst): host part (RDSEED, side by
 #          side, CPU cost, extractor yield), then the VM part (kernel read
 #          path against /dev/urandom, memory per open file), the plot and
 #          out/results.md
@@ -13,7 +13,7 @@
 # Environment: VM=0 skips the VM part (default 1), KVER the VM's kernel
 # series (default 6.1), BENCH_ARGS and GUEST_ARGS extra options for
 # out/bench and out/guest_read. Exit status: 0 when every BENCH key that
-# must exist does, with a numeric value; 1 otherwise. Targets of the SPEC
+# must exist does, with a numeric value; 1 otherwise. Targets of the design document
 # that are not met do not fail the run: a benchmark is not a test.
 
 set -u

@@ -3,7 +3,7 @@
  * fairdie tool - exact draws of any size from one recycled uniform state.
  *
  * The device discards its buffered bits and its sampler state whenever its
- * sides change (SPEC section 4). A shuffle that rolled a d52, then a d51,
+ * sides change (Documentation/userspace-api/fairdie.rst). A shuffle that rolled a d52, then a d51,
  * and so on down to a d2 on the device would pay for a fresh state at every
  * card: about 105000 source bits for 52 cards, where log2(52!) is 225.6.
  *

@@ -9,7 +9,7 @@
  *  2. the sampler, fair bits per roll with and without recycling, against
  *     log2(sides) and the Knuth-Yao optimum of a fresh roll.
  * Figures are measured, not timed: they are the same on every machine.
- * (make bench prints the BENCH lines of SPEC section 7 for these figures.)
+ * (make bench prints the BENCH lines of Documentation/design/fairdie.rst for these figures.)
  */
 #include <math.h>
 #include <stdio.h>

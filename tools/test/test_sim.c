@@ -2,7 +2,7 @@
 /*
  * Tests of the simulated coin (driver/fd_sim.c) and of fd_div128().
  *
- *   spec       fd_sim_word() against the SPEC's definition written out here
+ *   spec       fd_sim_word() against the definition of the userspace API document, written out here
  *              independently: splitmix64 from the seed, bit i = 1 iff the
  *              i-th output is below floor(2^64 num / den) (native 128-bit
  *              division), always 1 when num == den
@@ -25,7 +25,7 @@
 
 static u64 rng = 0x51b;
 
-/* splitmix64 as the SPEC states it. */
+/* splitmix64 as Documentation/userspace-api/fairdie.rst states it. */
 static u64 ref_next(u64 *state)
 {
 	u64 z;
@@ -96,7 +96,7 @@ static void test_spec(void)
 			}
 			cases++;
 			if (!ok && bad++ < 5)
-				CHECK(0, "seed %#llx p = %llu/%llu: word %u differs from the SPEC",
+				CHECK(0, "seed %#llx p = %llu/%llu: word %u differs from the reference",
 				      seeds[si], num, den, i - 1);
 		}
 	}
