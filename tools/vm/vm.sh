@@ -62,7 +62,7 @@
 #   loaded (and unloaded with --rmmod) and the kernel log is checked.
 #   Mounted: proc, sysfs, devtmpfs on /dev (device nodes appear by
 #   themselves, e.g. /dev/fairdie), devpts, tmpfs on /tmp and /dev/shm,
-#   debugfs.  The guest's CPU (-cpu max under TCG) has RDRAND, not RDSEED.
+#   debugfs.  The guest's CPU (-cpu max under TCG) has RDRAND and RDSEED.
 #   Note: busybox insmod retries with init_module() when finit_module()
 #   fails, so a module whose init fails has its init run twice.
 #
@@ -112,7 +112,7 @@
 #   turns into QEMU's exit.  Runs are independent: several may go at once.
 #
 # Environment: VM_KVER, VM_CONSOLE=1, VM_BUILD_DIR (default REPO/.build/vm),
-# VM_QEMU (default qemu-system-x86_64), VM_BUSYBOX (default /bin/busybox),
+# VM_BUSYBOX (default /bin/busybox),
 # VM_BZIMAGE=1.  See also tools/vm/README.
 #
 # Examples:
@@ -207,9 +207,12 @@ if [ $modparams_set = 1 ] && [ ${#modules[@]} = 0 ]; then
 	die "--modparams given without --module"
 fi
 
-qemu=${VM_QEMU:-qemu-system-x86_64}
+# QEMU 10.0 from bookworm-backports, unpacked by tools/scripts/qemu.sh
+# (make deps): its TCG guests have RDSEED, bookworm's QEMU 7.2 gives none.
+qdir=$("$top/tools/scripts/qemu.sh" path)
+qemu=$qdir/usr/bin/qemu-system-x86_64
 busybox=${VM_BUSYBOX:-/bin/busybox}
-command -v "$qemu" >/dev/null || die "$qemu not found (apt-get install qemu-system-x86)"
+"$top/tools/scripts/qemu.sh" check || die "no QEMU 10 in $qdir: run 'make deps'"
 [ -x "$busybox" ] || die "$busybox not found (apt-get install busybox-static)"
 command -v cpio >/dev/null || die "cpio not found (apt-get install cpio)"
 
@@ -665,6 +668,7 @@ cmdline="$cmdline 8250.nr_uarts=4 $append"
 
 t0=$(date +%s.%N)
 timeout -k 5 "$timeout_s" "$qemu" \
+	-L "$qdir/usr/share/qemu" -L "$qdir/usr/share/seabios" \
 	-accel tcg -cpu max -smp "$smp" -m "$mem" \
 	-nodefaults -no-user-config -display none -monitor none -no-reboot \
 	-kernel "$boot_image" -initrd "$run/initrd" -append "$cmdline" \
