@@ -82,7 +82,7 @@ VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
 
 vmtest: vm-module tools
 	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-		--modparams "hwrng=rdrand" $(VM_TOOLS) \
+		--modparams "hwrng=rdseed" $(VM_TOOLS) \
 		--bin /usr/bin/rngtest --bin /usr/bin/ent \
 		--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
 		--file tools/guest/vmtest.sh -- sh /root/vmtest.sh
