@@ -27,8 +27,6 @@ VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
 VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE) --mem 3G
 VM_TIMEOUT ?= 1200
 
-SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
-
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test vm-module \
@@ -128,9 +126,6 @@ bench-smoke: need-deps
 
 # ---------------------------------------------------------------------
 # Lint: zero findings from each tool.
-
-KSRC = $(shell tools/scripts/ksrc.sh)
-LINT_C = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h
 
 lint: need-deps
 	tools/scripts/lint.sh $(KDIR)
