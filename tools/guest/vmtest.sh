@@ -111,6 +111,37 @@ lifetime() {
 	rmmod fairdie
 }
 
+# "vmtest.sh no-rdseed": make vmtest's second run, on a CPU without RDSEED
+# (QEMU -cpu max,-rdseed).  AUTO falls back to RDRAND, hwrng=auto means off,
+# source=rdseed and hwrng=rdseed are refused, and the tool says RDSEED is
+# not available (tools/cli/test_vm.sh).
+no_rdseed() {
+	sys=/sys/class/misc/fairdie
+	echo "source $(cat $sys/source); available: $(cat $sys/available_sources)"
+	! grep -qw rdseed /proc/cpuinfo && grep -qw rdrand /proc/cpuinfo &&
+		[ "$(cat $sys/source)" = rdrand ] || return 1
+	case " $(cat $sys/available_sources) " in *" rdseed "*) return 1 ;; esac
+	rmmod fairdie && insmod /root/fairdie.ko hwrng=auto || return 1
+	echo "hwrng=auto: $(cat $sys/hwrng)"
+	[ "$(cat $sys/hwrng)" = off ] && rmmod fairdie || return 1
+	for p in source=rdseed hwrng=rdseed; do
+		if insmod /root/fairdie.ko $p 2>/dev/null; then
+			echo "insmod accepted $p"
+			return 1
+		fi
+		echo "insmod $p refused: $(dmesg | grep fairdie: | tail -n 1)"
+	done
+	insmod /root/fairdie.ko
+}
+
+if [ "${1:-}" = no-rdseed ]; then
+	step no-rdseed no_rdseed
+	step tool-no-rdseed sh /root/test_vm.sh
+	echo "vmtest: $passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+fi
+
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
 step selftests fairdie_test
 step selftests-compat fairdie_test_32
