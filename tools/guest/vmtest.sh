@@ -11,8 +11,9 @@
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused
-# Every step prints its figures; the last line is "N passed, N failed" and
-# the exit status is 0 only if all passed.
+# "vmtest.sh no-rdseed" is make vmtest's second run, on a CPU without RDSEED
+# (see no_rdseed below).  Every step prints its figures; the last line is
+# "N passed, N failed" and the exit status is 0 only if all passed.
 set -u
 
 passed=0
