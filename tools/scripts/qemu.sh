@@ -32,6 +32,10 @@ works() {
 }
 
 install() {
+	mkdir -p "$top/.build"
+	# One fetch at a time; a second caller finds the first one's result.
+	exec 9>"$top/.build/qemu-10.lock"
+	flock 9
 	[ -f "$dir/.done" ] && return 0
 	echo "qemu: fetching $PKGS from $SUITE into $dir"
 	rm -rf "$apt" "$dir.tmp"
