@@ -41,6 +41,10 @@
 
 #include <linux/fairdie.h>
 
+#include "fd_chi2.h"
+#include "fd_names.h"
+#include "fd_roll.h"
+
 /* The harness has a signal handler with an unused parameter: -Wextra. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -64,21 +68,6 @@
 /* ---------------------------------------------------------------------
  * Helpers
  */
-
-static const char * const src_names[FAIRDIE_SRC_COUNT] = {
-	[FAIRDIE_SRC_AUTO] = "auto",
-	[FAIRDIE_SRC_RDSEED] = "rdseed",
-	[FAIRDIE_SRC_RDRAND] = "rdrand",
-	[FAIRDIE_SRC_CRNG] = "crng",
-	[FAIRDIE_SRC_SIM] = "sim",
-};
-
-static const char * const ext_names[FAIRDIE_EXT_COUNT] = {
-	[FAIRDIE_EXT_VN] = "vn",
-	[FAIRDIE_EXT_PERES] = "peres",
-	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
-	[FAIRDIE_EXT_NONE] = "none",
-};
 
 /* ioctl() that returns 0 on success and the errno value on failure. */
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -137,43 +126,6 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Width in bytes of one binary roll: the smallest of 1, 2, 4, 8 holding sides - 1. */
-static size_t roll_width(__u64 sides)
-{
-	__u64 max = sides - 1;
-
-	if (max <= 0xff)
-		return 1;
-	if (max <= 0xffff)
-		return 2;
-	if (max <= 0xffffffffULL)
-		return 4;
-	return 8;
-}
-
-static __u64 roll_at(const unsigned char *buf, size_t width, size_t i)
-{
-	__u8 v8;
-	__u16 v16;
-	__u32 v32;
-	__u64 v64;
-
-	switch (width) {
-	case 1:
-		memcpy(&v8, buf + i, 1);
-		return v8;
-	case 2:
-		memcpy(&v16, buf + 2 * i, 2);
-		return v16;
-	case 4:
-		memcpy(&v32, buf + 4 * i, 4);
-		return v32;
-	default:
-		memcpy(&v64, buf + 8 * i, 8);
-		return v64;
-	}
-}
-
 /*
  * Read @n binary rolls of a die with @sides faces in reads of at most
  * @chunk rolls, check every one is below @sides, and add them up in
@@ -184,7 +136,7 @@ static void read_rolls(struct __test_metadata *const _metadata, int fd,
 		       __u64 sides, size_t n, size_t chunk, __u64 *counts,
 		       __u64 *pairs)
 {
-	size_t width = roll_width(sides), done = 0, i;
+	size_t width = fd_roll_width(sides), done = 0, i;
 	unsigned char *buf;
 	__u64 prev = 0;
 
@@ -199,7 +151,7 @@ static void read_rolls(struct __test_metadata *const _metadata, int fd,
 			       done, got < 0 ? strerror(errno) : "short");
 		}
 		for (i = 0; i < want; i++) {
-			__u64 v = roll_at(buf, width, i);
+			__u64 v = fd_get_roll(buf + i * width, width);
 
 			ASSERT_LT(v, sides) {
 				TH_LOG("roll %zu is %llu, sides %llu", done + i,
@@ -216,73 +168,12 @@ static void read_rolls(struct __test_metadata *const _metadata, int fd,
 	free(buf);
 }
 
-/*
- * Survival function of the chi-square distribution, P(X > x), for @df degrees
- * of freedom, in closed form: for even df a Poisson sum, for odd df erfc plus
- * a finite series (Abramowitz and Stegun 26.4.4 and 26.4.5). Terms are formed
- * in the log domain so that large x and df neither overflow nor underflow.
- */
-static double chi2_sf(double x, unsigned int df)
-{
-	double h = x / 2, sum = 0;
-	unsigned int i;
-
-	if (x <= 0)
-		return 1;
-	if (df % 2 == 0) {
-		for (i = 0; i < df / 2; i++)
-			sum += exp(-h + i * log(h) - lgamma(i + 1.0));
-		return sum;
-	}
-	sum = erfc(sqrt(h));
-	for (i = 1; i <= df / 2; i++) {
-		/* log of 1 * 3 * ... * (2i - 1) = (2i)! / (2^i i!) */
-		double log_dfact = lgamma(2.0 * i + 1) - i * log(2.0) - lgamma(i + 1.0);
-
-		sum += exp(-h + (i - 0.5) * log(x) + 0.5 * log(2 / M_PI) - log_dfact);
-	}
-	return sum;
-}
-
-/* The x with P(X > x) = @alpha, by bisection (chi2_sf() decreases in x). */
-static double chi2_crit(unsigned int df, double alpha)
-{
-	double lo = 0, hi = df + 16.0;
-	int i;
-
-	while (chi2_sf(hi, df) > alpha)
-		hi *= 2;
-	for (i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (chi2_sf(mid, df) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
-}
-
-/* Pearson's statistic of @k cells that should each hold @total / @k. */
-static double chi2_uniform(const __u64 *counts, size_t k)
-{
-	double total = 0, expect, stat = 0;
-	size_t i;
-
-	for (i = 0; i < k; i++)
-		total += counts[i];
-	expect = total / k;
-	for (i = 0; i < k; i++)
-		stat += (counts[i] - expect) * (counts[i] - expect) / expect;
-	return stat;
-}
-
 /* Fail unless @counts[k] passes the uniformity test; @what names it. */
 static void check_uniform(struct __test_metadata *const _metadata,
 			  const __u64 *counts, size_t k, const char *what)
 {
-	double stat = chi2_uniform(counts, k);
-	double crit = chi2_crit(k - 1, CHI2_ALPHA);
+	double stat = fd_chi2_uniform(counts, k);
+	double crit = fd_chi2_crit(k - 1, CHI2_ALPHA);
 
 	TH_LOG("%s: chi-square %.1f, df %zu, critical %.1f at alpha %g",
 	       what, stat, k - 1, crit, CHI2_ALPHA);
@@ -359,17 +250,6 @@ static bool read_small_file(const char *path, char *buf, size_t size)
 	return true;
 }
 
-/* Index of @name in @names[n] ignoring case, or -1. */
-static int name_index(const char * const *names, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcasecmp(names[i], name))
-			return i;
-	return -1;
-}
-
 /* The source AUTO resolves to on a machine offering @sources. */
 static __u32 auto_source(__u32 sources)
 {
@@ -387,7 +267,7 @@ static __u32 default_source(__u32 sources)
 	int i;
 
 	if (read_small_file(PARAM_DIR "/source", buf, sizeof(buf))) {
-		i = name_index(src_names, FAIRDIE_SRC_COUNT, buf);
+		i = fd_source_parse(buf);
 		if (i > FAIRDIE_SRC_AUTO)
 			return i;
 	}
@@ -583,7 +463,7 @@ TEST_F(fairdie, sysfs_source)
 		SKIP(return, "no %s/source attribute", SYSFS_DIR);
 	TH_LOG("source: '%s'", buf);
 	/* It names the resolved default source, never "auto" alone. */
-	ASSERT_TRUE(!!strcasestr(buf, src_names[src]));
+	ASSERT_TRUE(!!strcasestr(buf, fd_source_name(src)));
 	ASSERT_NE(0, strcmp(buf, "auto"));
 }
 
@@ -599,7 +479,7 @@ TEST_F(fairdie, info_sources)
 		     1U << FAIRDIE_SRC_SIM;
 
 	ASSERT_EQ(must, self->info.sources & must);
-	ASSERT_EQ(0U, self->info.sources >> FAIRDIE_SRC_COUNT);
+	ASSERT_EQ(0U, self->info.sources >> FD_NR_SOURCES);
 }
 
 TEST_F(fairdie, info_extractors)
@@ -607,7 +487,7 @@ TEST_F(fairdie, info_extractors)
 	__u32 must = 1U << FAIRDIE_EXT_VN | 1U << FAIRDIE_EXT_NONE;
 
 	ASSERT_EQ(must, self->info.extractors & must);
-	ASSERT_EQ(0U, self->info.extractors >> FAIRDIE_EXT_COUNT);
+	ASSERT_EQ(0U, self->info.extractors >> FD_NR_EXTRACTORS);
 	TH_LOG("extractors offered: 0x%x", self->info.extractors);
 }
 
@@ -678,7 +558,7 @@ TEST_F(fairdie, default_config)
 	if (read_small_file(PARAM_DIR "/sides", buf, sizeof(buf)))
 		sides = strtoull(buf, NULL, 0);
 	if (read_small_file(PARAM_DIR "/extractor", buf, sizeof(buf))) {
-		i = name_index(ext_names, FAIRDIE_EXT_COUNT, buf);
+		i = fd_extractor_parse(buf);
 		ASSERT_LE(0, i) TH_LOG("extractor parameter '%s'", buf);
 		ext = i;
 	}
@@ -692,7 +572,7 @@ TEST_F(fairdie, default_source_resolved)
 {
 	__u32 src = get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE);
 
-	TH_LOG("default source: %s", src < FAIRDIE_SRC_COUNT ? src_names[src] : "?");
+	TH_LOG("default source: %s", fd_source_name(src));
 	ASSERT_NE((__u32)FAIRDIE_SRC_AUTO, src);
 	ASSERT_EQ(default_source(self->info.sources), src);
 	ASSERT_TRUE(has_src(&self->info, src));
@@ -784,7 +664,7 @@ TEST_F(fairdie, set_sides_roundtrip)
 
 TEST_F(fairdie, set_extractor_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_EXT_COUNT, 5, 0x100, 0xffffffffU };
+	static const __u32 bad[] = { FD_NR_EXTRACTORS, 5, 0x100, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE));
@@ -798,14 +678,14 @@ TEST_F(fairdie, set_extractor_offered)
 {
 	__u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		if (has_ext(&self->info, ext)) {
 			ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR, ext));
 			ASSERT_EQ(ext, get_u32(_metadata, self->fd,
 					       FAIRDIE_IOC_GET_EXTRACTOR));
 			read_rolls(_metadata, self->fd, 6, 1000, 1000, NULL, NULL);
 		} else {
-			TH_LOG("extractor %s not offered", ext_names[ext]);
+			TH_LOG("extractor %s not offered", fd_extractor_name(ext));
 			ASSERT_EQ(EINVAL, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR, ext));
 		}
 	}
@@ -867,7 +747,7 @@ TEST_F(fairdie, dijkstra_accepts_smooth_sides)
 
 TEST_F(fairdie, set_source_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_SRC_COUNT, 6, 0x100, 0xffffffffU };
+	static const __u32 bad[] = { FD_NR_SOURCES, 6, 0x100, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
@@ -881,7 +761,7 @@ TEST_F(fairdie, set_source_offered)
 {
 	__u32 src, want;
 
-	for (src = 0; src < FAIRDIE_SRC_COUNT; src++) {
+	for (src = 0; src < FD_NR_SOURCES; src++) {
 		if (!has_src(&self->info, src))
 			continue;
 		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, src));
@@ -911,7 +791,7 @@ TEST_F(fairdie, set_source_absent_enodev)
 	for (i = 0; i < ARRAY_SIZE(hw); i++) {
 		if (has_src(&self->info, hw[i]))
 			continue;
-		TH_LOG("%s absent", src_names[hw[i]]);
+		TH_LOG("%s absent", fd_source_name(hw[i]));
 		ASSERT_EQ(ENODEV, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, hw[i]));
 		ASSERT_EQ((__u32)FAIRDIE_SRC_CRNG,
 			  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE));
@@ -935,7 +815,7 @@ TEST_F(fairdie, rdseed_source)
 
 TEST_F(fairdie, set_format_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_FMT_COUNT, 3, 0xffffffffU };
+	static const __u32 bad[] = { FD_NR_FORMATS, 3, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
@@ -1167,7 +1047,7 @@ TEST_F(fairdie, binary_width)
 		__u64 sides = cases[i].sides;
 		size_t w = cases[i].width;
 
-		ASSERT_EQ(w, roll_width(sides));
+		ASSERT_EQ(w, fd_roll_width(sides));
 		ASSERT_EQ(0, set_u64(self->fd, FAIRDIE_IOC_SET_SIDES, sides));
 		/* An odd number of rolls leaves a part-used state behind. */
 		ASSERT_EQ((ssize_t)(63 * w), read(self->fd, buf, 63 * w)) {
@@ -1175,7 +1055,7 @@ TEST_F(fairdie, binary_width)
 			       w, strerror(errno));
 		}
 		for (j = 0; j < 63; j++)
-			ASSERT_LT(roll_at(buf, w, j), sides);
+			ASSERT_LT(fd_get_roll(buf + j * w, w), sides);
 		outputs += 63;
 		get_stats(_metadata, self->fd, &st);
 		ASSERT_EQ(outputs, st.outputs) {
@@ -1194,7 +1074,7 @@ TEST_F(fairdie, binary_bad_length_einval)
 
 	for (i = 0; i < ARRAY_SIZE(sides); i++) {
 		ASSERT_EQ(0, set_u64(self->fd, FAIRDIE_IOC_SET_SIDES, sides[i]));
-		w = roll_width(sides[i]);
+		w = fd_roll_width(sides[i]);
 		ASSERT_EQ(-1, read(self->fd, buf, w + 1));
 		ASSERT_EQ(EINVAL, errno);
 		ASSERT_EQ(-1, read(self->fd, buf, w - 1));
@@ -1240,7 +1120,7 @@ TEST_F(fairdie, binary_wide_spread)
 		ASSERT_EQ((ssize_t)sizeof(buf), read(self->fd, buf, sizeof(buf)));
 		/* 16 equal slices of [0, sides); both remainders are tiny. */
 		for (j = 0; j < 4096; j++) {
-			__u64 v = roll_at(buf, 8, j);
+			__u64 v = fd_get_roll(buf + j * 8, 8);
 
 			ASSERT_LT(v, sides[i]);
 			k = (unsigned int)((double)v / (double)sides[i] * 16);
@@ -1697,7 +1577,7 @@ TEST_F(fairdie, sim_reproducible_across_opens)
 	__u32 ext;
 	int fd2;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		if (!has_ext(&self->info, ext))
 			continue;
 		fd2 = open(DEV_PATH, O_RDONLY);
@@ -1708,7 +1588,7 @@ TEST_F(fairdie, sim_reproducible_across_opens)
 		ASSERT_EQ((ssize_t)sizeof(b), read(fd2, b, sizeof(b)));
 		close(fd2);
 		ASSERT_EQ(0, memcmp(a, b, sizeof(a))) {
-			TH_LOG("extractor %s", ext_names[ext]);
+			TH_LOG("extractor %s", fd_extractor_name(ext));
 		}
 	}
 }
@@ -1822,7 +1702,7 @@ TEST_F(fairdie, nonblock_read)
 	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
 		ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_SOURCE, srcs[i]));
 		ASSERT_EQ((ssize_t)sizeof(buf), read(fd, buf, sizeof(buf))) {
-			TH_LOG("source %s: %s", src_names[srcs[i]], strerror(errno));
+			TH_LOG("source %s: %s", fd_source_name(srcs[i]), strerror(errno));
 		}
 	}
 	close(fd);
@@ -2195,7 +2075,7 @@ TEST_F_TIMEOUT(health, verdict, 90)
 	char c;
 
 	if (!has_ext(&self->info, variant->ext))
-		SKIP(return, "extractor %s not offered", ext_names[variant->ext]);
+		SKIP(return, "extractor %s not offered", fd_extractor_name(variant->ext));
 	sim_config(_metadata, self->fd, variant->ext, 6, 11, variant->p1_num,
 		   variant->p1_den);
 	if (!variant->fails) {
@@ -2451,7 +2331,7 @@ TEST_F_TIMEOUT(uniform, chi_square, 180)
 	double t0;
 
 	if (!has_ext(&self->info, variant->ext))
-		SKIP(return, "extractor %s not offered", ext_names[variant->ext]);
+		SKIP(return, "extractor %s not offered", fd_extractor_name(variant->ext));
 	if (variant->src == FAIRDIE_SRC_SIM) {
 		sim_config(_metadata, self->fd, variant->ext, sides,
 			   0x5eed0000 + sides, variant->p1_num, variant->p1_den);
