@@ -3,8 +3,8 @@
 #
 # Runs inside the VM (make vmtest), the module loaded with hwrng=rdseed on a
 # CPU with RDSEED and RDRAND (QEMU 10, -cpu max):
-#   1. the kselftest suite of the device ABI (selftests/fairdie_test), and
-#      the same built for 32 bits, through compat_ioctl
+#   1. every kselftest program (selftests/fairdie_*_test), and each one
+#      built for 32 bits (fairdie_*_test_32), through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
 #      RDSEED, then by RDRAND
@@ -137,6 +137,7 @@ no_rdseed() {
 
 if [ "${1:-}" = no-rdseed ]; then
 	step no-rdseed no_rdseed
+	step fairdie_source_test-no-rdseed fairdie_source_test
 	step tool-no-rdseed sh /root/test_vm.sh
 	echo "vmtest: $passed passed, $failed failed"
 	[ "$failed" = 0 ]
@@ -144,8 +145,10 @@ if [ "${1:-}" = no-rdseed ]; then
 fi
 
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
-step selftests fairdie_test
-step selftests-compat fairdie_test_32
+for t in /usr/bin/fairdie_*_test; do
+	step "${t##*/}" "$t"
+	step "${t##*/}_32" "${t}_32"
+done
 step tool sh /root/test_vm.sh
 step auto-rdseed auto_rdseed
 step hwrng-rngtest-rdseed hwrng_feed rdseed
