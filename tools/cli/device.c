@@ -252,7 +252,12 @@ static void fdc_open_err(const char *path, int err)
 	case ENOENT:
 	case ENXIO:
 	case ENODEV:
-		fdc_err("%s: %s (is the module loaded? try 'sudo modprobe fairdie')",
+		/* Only the default path says anything about the module. */
+		if (strcmp(path, FDC_DEFAULT_DEVICE)) {
+			fdc_err("%s: %s", path, strerror(err));
+			break;
+		}
+		fdc_err("%s: %s (load the module: 'sudo modprobe fairdie'; or take fair bits from elsewhere: --source=getrandom, --random-source=FILE or --seed=N)",
 			path, strerror(err));
 		break;
 	case EACCES:
@@ -336,6 +341,8 @@ int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
 	dev->max_ahead = FDC_CACHE_MAX;
 	dev->fd = -1;
 	fdc_draw_init(&dev->draw);
+	if (cfg->user_source != FDC_USRC_DEVICE)
+		return fdc_bits_open(dev, cfg);
 #ifdef FDC_FAKE_DEVICE
 	/* Test builds only: "fake:SEED" is the deterministic double. */
 	if (!strncmp(cfg->device, "fake:", 5)) {
@@ -355,8 +362,11 @@ int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
 	}
 	dev->ops = &fdc_real_ops;
 	memset(&info, 0, sizeof(info));
-	if (fdc_dev_ioctl(dev, FAIRDIE_IOC_GET_INFO, &info, "GET_INFO"))
+	if (ioctl(dev->fd, FAIRDIE_IOC_GET_INFO, &info)) {
+		fdc_err("%s: not a fairdie device (GET_INFO: %s)", dev->path,
+			strerror(errno));
 		goto out_close;
+	}
 	if (info.version != FAIRDIE_ABI_VERSION) {
 		fdc_err("%s: ABI version %u, this tool knows version %u",
 			dev->path, info.version, FAIRDIE_ABI_VERSION);

@@ -17,6 +17,8 @@ enum {
 	FDC_OPT_EXTRACTOR,
 	FDC_OPT_SIDES,
 	FDC_OPT_SIM,
+	FDC_OPT_RANDOM_SOURCE,
+	FDC_OPT_SEED,
 };
 
 static const struct option fdc_global_opts[] = {
@@ -25,10 +27,18 @@ static const struct option fdc_global_opts[] = {
 	{ "extractor", required_argument, NULL, FDC_OPT_EXTRACTOR },
 	{ "sides", required_argument, NULL, FDC_OPT_SIDES },
 	{ "sim", required_argument, NULL, FDC_OPT_SIM },
+	{ "random-source", required_argument, NULL, FDC_OPT_RANDOM_SOURCE },
+	{ "seed", required_argument, NULL, FDC_OPT_SEED },
 };
 
 const char fdc_global_help[] =
 "Global options (before or after the command):\n"
+"      --random-source=FILE  fair bits from FILE (a file or a pipe) instead\n"
+"                          of the device; running out of bits is an error\n"
+"      --source=getrandom  fair bits from getrandom(2) instead of the device\n"
+"      --seed=N            bits from splitmix64 seeded with N instead of the\n"
+"                          device: reproducible runs for teaching and\n"
+"                          simulation, NOT for security\n"
 "      --device=PATH       the device to read (default /dev/fairdie)\n"
 "      --source=SRC        source of this open file: auto, rdseed, rdrand,\n"
 "                          crng or sim (default: the module's default)\n"
@@ -149,6 +159,40 @@ static int fdc_parse_sim(const char *s, struct fairdie_sim *sim)
 	return 0;
 }
 
+static const char *const fdc_user_source_opts[] = {
+	[FDC_USRC_FILE] = "--random-source",
+	[FDC_USRC_GETRANDOM] = "--source=getrandom",
+	[FDC_USRC_SEED] = "--seed",
+};
+
+/* Take the bits from @kind instead of the device; one such source only. */
+static int fdc_user_source(struct fdc_config *cfg, enum fdc_user_source kind,
+			   const char *arg)
+{
+	(void)arg;
+	if (cfg->user_source != FDC_USRC_DEVICE && cfg->user_source != kind) {
+		fdc_err("%s and %s exclude each other: one source of bits at a time",
+			fdc_user_source_opts[cfg->user_source],
+			fdc_user_source_opts[kind]);
+		return -1;
+	}
+	cfg->user_source = kind;
+	return 0;
+}
+
+/*
+ * Options that configure the device mean nothing to a userspace source:
+ * say so rather than ignore them.
+ */
+static int fdc_config_check(const struct fdc_config *cfg)
+{
+	if (cfg->user_source == FDC_USRC_DEVICE || !cfg->device_opts)
+		return 0;
+	fdc_err("%s replaces the device: --device, --source, --extractor and --sim do not apply",
+		fdc_user_source_opts[cfg->user_source]);
+	return -1;
+}
+
 static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 {
 	int v;
@@ -160,16 +204,34 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->device = arg;
+		cfg->device_opts++;
 		return 0;
 	case FDC_OPT_SOURCE:
+		if (!strcmp(arg, "getrandom"))
+			return fdc_user_source(cfg, FDC_USRC_GETRANDOM, arg);
 		v = fdc_source_parse(arg);
 		if (v < 0) {
-			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng or sim",
+			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng, sim or getrandom",
 				arg);
 			return -1;
 		}
 		cfg->source = v;
+		cfg->device_opts++;
 		return 0;
+	case FDC_OPT_RANDOM_SOURCE:
+		if (!*arg) {
+			fdc_err("invalid --random-source '': expected a file");
+			return -1;
+		}
+		cfg->random_file = arg;
+		return fdc_user_source(cfg, FDC_USRC_FILE, arg);
+	case FDC_OPT_SEED:
+		if (fdc_parse_u64(arg, &cfg->seed)) {
+			fdc_err("invalid --seed '%s': expected an integer from 0 to 18446744073709551615",
+				arg);
+			return -1;
+		}
+		return fdc_user_source(cfg, FDC_USRC_SEED, arg);
 	case FDC_OPT_EXTRACTOR:
 		v = fdc_extractor_parse(arg);
 		if (v < 0) {
@@ -178,6 +240,7 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->extractor = v;
+		cfg->device_opts++;
 		return 0;
 	case FDC_OPT_SIDES:
 		if (fdc_parse_u64(arg, &cfg->sides) || !cfg->sides) {
@@ -193,6 +256,7 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->have_sim = true;
+		cfg->device_opts++;
 		return 0;
 	}
 	return 1;
@@ -268,7 +332,7 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 	for (;;) {
 		c = getopt_long(argc, argv, shortopts, merged, NULL);
 		if (c == -1)
-			return -1;
+			return fdc_config_check(cfg) ? '?' : -1;
 		if (c == '?') {
 			fdc_usage_err(argv, shortopts);
 			return '?';
