@@ -119,8 +119,19 @@ t 2 "explode forever" "$bin" roll d6x1 &&
 # --- the real device, absent or wrong -------------------------------------
 t 1 "missing device" "$bin" --device="$tmp/nodev" roll 3d6 &&
 	same "$(cat "$tmp/err")" \
-		"fairdie: $tmp/nodev: No such file or directory (is the module loaded? try 'sudo modprobe fairdie')" \
-		"missing device message"
+		"fairdie: $tmp/nodev: No such file or directory" \
+		"missing device message: no modprobe hint for another path"
+# The default path, when absent, names the module and the other sources.
+if [ ! -e /dev/fairdie ]; then
+	t 1 "no /dev/fairdie" "$bin" roll 3d6 &&
+		has "$tmp/err" "sudo modprobe fairdie" "no /dev/fairdie: modprobe"
+	has "$tmp/err" "--source=getrandom, --random-source=FILE or --seed=N" \
+		"no /dev/fairdie: the other sources"
+fi
+t 1 "/dev/urandom" "$bin" --device=/dev/urandom roll &&
+	same "$(cat "$tmp/err")" \
+		"fairdie: /dev/urandom: not a fairdie device (GET_INFO: Invalid argument)" \
+		"--device=/dev/urandom"
 : >"$tmp/file"
 t 1 "not a device" "$bin" roll d6 --device="$tmp/file" &&
 	has "$tmp/err" "not a fairdie device" "not a device"

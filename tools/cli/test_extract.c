@@ -216,7 +216,8 @@ static bool fdt_prove(const struct fdt_case *tc)
 	struct fdt_table seqs = { 0 }, groups = { 0 };
 	static struct fdt_out out;
 	u64 faces[FDT_MAX_LEN] = { 0 }, total = 1, s, bad = 0, with_out = 0;
-	u8 key[8 * FDT_MAX_OUT + 64];
+	static u8 key[16 * FDT_MAX_OUT + 64];
+	u64 b;
 	unsigned int i, counts[64], maxlen = 0;
 	size_t klen, glen;
 
@@ -235,13 +236,18 @@ static bool fdt_prove(const struct fdt_case *tc)
 			memcpy(key + klen, &out.n, sizeof(out.n));
 			klen += sizeof(out.n);
 		} else {
-			for (i = 0; i < out.n; i++)
-				key[klen++] = (u8)out.base[i];
+			/* Bases and values in full: tree's exceed a byte. */
+			for (i = 0; i < out.n; i++) {
+				memcpy(key + klen, &out.base[i], sizeof(u64));
+				klen += sizeof(u64);
+			}
 			key[klen++] = 0xff;
 		}
 		glen = klen;
-		for (i = 0; i < out.n; i++)
-			key[klen++] = (u8)out.val[i];
+		for (i = 0; i < out.n; i++) {
+			memcpy(key + klen, &out.val[i], sizeof(u64));
+			klen += sizeof(u64);
+		}
 		fdt_table_get(&seqs, key, klen)->group_len = glen;
 		fdt_table_get(&seqs, key, klen)->count++;
 		if (out.n > maxlen)
@@ -269,8 +275,11 @@ static bool fdt_prove(const struct fdt_case *tc)
 				for (i = 0; i < n; i++)
 					g->expect *= tc->sides;
 			} else {
-				for (i = tc->faces; i < e->group_len - 1; i++)
-					g->expect *= e->key[i];
+				for (i = tc->faces; i + 1 < e->group_len;
+				     i += sizeof(u64)) {
+					memcpy(&b, e->key + i, sizeof(b));
+					g->expect *= b;
+				}
 			}
 		}
 		g->distinct++;
@@ -325,6 +334,17 @@ static const struct fdt_case fdt_cases[] = {
 	{ "dijkstra p=5", FDC_METHOD_DIJKSTRA, 3, 10, 5, 0, 0, false, true },
 	{ "dijkstra p=3", FDC_METHOD_DIJKSTRA, 6, 7, 3, 0, 0, false, true },
 	{ "none", FDC_METHOD_NONE, 6, 7, 0, 0, 0, true, true },
+	/* tree: the "prime" field is its block length. */
+	{ "tree n=2", FDC_METHOD_TREE, 2, 14, 2, 0, 0, false, true },
+	{ "tree n=7", FDC_METHOD_TREE, 2, 14, 7, 0, 0, false, true },
+	{ "tree n=3", FDC_METHOD_TREE, 3, 11, 3, 0, 0, false, true },
+	{ "tree n=5", FDC_METHOD_TREE, 3, 11, 5, 0, 0, false, true },
+	{ "tree n=11", FDC_METHOD_TREE, 3, 11, 11, 0, 0, false, true },
+	{ "tree n=4", FDC_METHOD_TREE, 4, 9, 4, 0, 0, false, true },
+	{ "tree n=8", FDC_METHOD_TREE, 5, 8, 8, 0, 0, false, true },
+	{ "tree n=3", FDC_METHOD_TREE, 6, 7, 3, 0, 0, false, true },
+	{ "tree n=7", FDC_METHOD_TREE, 6, 7, 7, 0, 0, false, true },
+	{ "tree n=6", FDC_METHOD_TREE, 7, 6, 6, 0, 0, false, true },
 	/* Whole pipelines: digits through the exact sampler to N sides. */
 	{ "parity -> d6", FDC_METHOD_PARITY, 3, 12, 0, 6, 3, false, true },
 	{ "compare2 -> d3", FDC_METHOD_COMPARE2, 3, 12, 0, 3, 3, false, true },
@@ -335,6 +355,9 @@ static const struct fdt_case fdt_cases[] = {
 	{ "dijkstra p=3 -> d7", FDC_METHOD_DIJKSTRA, 3, 12, 3, 7, 3, false, true },
 	{ "dijkstra p=5 -> d10", FDC_METHOD_DIJKSTRA, 2, 20, 5, 10, 5, false, true },
 	{ "none d6 -> d100", FDC_METHOD_NONE, 6, 7, 0, 100, 7, true, true },
+	{ "tree n=4 -> bits", FDC_METHOD_TREE, 4, 8, 4, 2, 6, false, true },
+	{ "tree n=3 -> d6", FDC_METHOD_TREE, 6, 6, 3, 6, 8, false, true },
+	{ "tree n=9 -> d5", FDC_METHOD_TREE, 3, 9, 9, 5, 12, false, true },
 	{ "none d2 -> d3", FDC_METHOD_NONE, 2, 16, 0, 3, 2, true, true },
 	{ "none d6 -> d4 (recycled)", FDC_METHOD_NONE, 6, 7, 0, 4, 8, true, true },
 	/* Controls: biased, and must be caught. */
@@ -597,6 +620,8 @@ static void fdt_rates(void)
 		{ "fair d6", 6, { 100, 100, 100, 100, 100, 100 } },
 		{ "loaded d6", 6, { 210, 120, 90, 72, 60, 48 } },
 		{ "coin p=0.7", 2, { 180, 420 } },
+		/* The loaded d6 of the README: H = 2.5 bits. */
+		{ "gist d6", 6, { 75, 75, 150, 150, 75, 75 } },
 	};
 	unsigned int i, m, f;
 
@@ -635,6 +660,13 @@ static void fdt_rates(void)
 				FDT_CHECK(fabs(r - odd * (1 - odd)) < 0.02 * r,
 					  "%s parity rate %.4f, theory %.4f",
 					  d->name, r, odd * (1 - odd));
+			/* tree: blocks of 64 keep 0.84 H, whatever the die. */
+			if (m == FDC_METHOD_TREE)
+				FDT_CHECK(r >= 0.84 * h, "%s tree rate %.4f, H %.4f",
+					  d->name, r, h);
+			if (m == FDC_METHOD_TREE && d->weight[2] == 150)
+				FDT_CHECK(r >= 2.1, "gist d6: tree rate %.4f < 2.1",
+					  r);
 			if (m == FDC_METHOD_HASH)
 				FDT_CHECK(r <= hmin / FDC_HASH_SAFETY + FDC_ENTROPY_SLACK,
 					  "%s hash outputs more than declared",
