@@ -296,6 +296,62 @@ t 2 "min-entropy too high" "$bin" extract --faces 6 --method hash -H 2.7 &&
 t 2 "prime 4" "$bin" extract --faces 6 --method dijkstra --prime 4
 t 2 "prime for compare2" "$bin" extract --faces 6 --method compare2 --prime 3
 t 2 "one face" "$bin" extract --faces 1 --method none
+# tree: a d6 weighted 1,1,2,2,1,1 (H = 2.5 bits), 6400 rolls made here
+# from a fixed LCG; at least 2.1 fair bits per roll must come out.
+awk 'BEGIN { x = 12345; for (i = 0; i < 6400; i++) {
+	x = (x * 1103515245 + 12345) % 2147483648; r = int(x / 65536) % 8;
+	printf "%d%s", (r < 1 ? 1 : r < 2 ? 2 : r < 4 ? 3 : r < 6 ? 4 : r < 7 ? 5 : 6),
+		(i % 32 == 31 ? "\n" : " ") } }' >"$tmp/in"
+t 0 "tree" "$bin" extract --faces 6 --method tree -v &&
+	awk '{ n += length($0) } END { exit !(n >= 2.1 * 6400) }' "$tmp/out" ||
+	fail "tree on the loaded d6: $(tr -d '\n' <"$tmp/out" | wc -c) bits from 6400 rolls"
+has "$tmp/err" "6400 rolls in, 0 left over" "tree -v"
+t 0 "tree --block" "$bin" extract --faces 6 --method tree --block 8 --sides 6 &&
+	range "$tmp/out" 1 6 "$(wc -l <"$tmp/out")" "tree --block 8 --sides 6"
+t 2 "--block for compare2" "$bin" extract --faces 6 --method compare2 --block 8 &&
+	has "$tmp/err" "--block is for --method=tree only" "--block for compare2"
+t 2 "--block 65" "$bin" extract --faces 6 --method tree --block 65
+# --count stops after K outputs; --json wraps them.
+t 0 "--count" "$bin" extract --faces 6 --method tree --sides 100 --count 7 &&
+	range "$tmp/out" 1 100 7 "--count 7"
+t 0 "--json rolls" "$bin" extract --faces 6 --method tree --sides 6 --count 3 --json &&
+	grep -qE '^\{"method": "tree", "rolls": \[[1-6], [1-6], [1-6]\], "rolls_in": 64, "fair_bits": [0-9.]+, "outputs": 3\}$' "$tmp/out" &&
+	pass || fail "--json rolls: $(cat "$tmp/out")"
+t 0 "--json bits" "$bin" extract --faces 6 --method tree --count 10 --json &&
+	grep -qE '^\{"method": "tree", "bits": "[01]{10}", ' "$tmp/out" &&
+	pass || fail "--json bits: $(cat "$tmp/out")"
+# Input forms: digit strings, comments, 0-based faces.
+input '# a comment line\n123 456 # and one after rolls\n'
+t 0 "digit strings" "$bin" extract --faces 6 --method none --sides 6 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "1 2 3 4 5 6 " "digit strings and comments"
+input '0 9 0123\n'
+t 0 "--zero" "$bin" extract --faces 10 --zero --method none --sides 10 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "1 10 1 2 3 4 " "--zero"
+input '10 12\n'
+t 0 "two-digit faces" "$bin" extract --faces 12 --method none --sides 12 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "10 12 " "two-digit faces are numbers"
+input '0\n'
+t 1 "0 without --zero" "$bin" extract --faces 6 --method none &&
+	has "$tmp/err" "'0' is not a face of the die (expected 1 to 6)" "0 without --zero"
+# Nothing out: the reason on stderr.
+input ''
+t 0 "empty input" "$bin" extract --faces 6 --method tree &&
+	has "$tmp/err" "no output: the input holds no rolls" "empty input"
+input '1 1 2 2 3 3\n'
+t 0 "no usable pair" "$bin" extract --faces 6 --method compare2 &&
+	has "$tmp/err" "none of the 3 blocks of compare2 was usable (each pair had equal rolls)" \
+		"no usable pair"
+input '1 2 3\n'
+t 0 "short hash" "$bin" extract --faces 6 --method hash -H 2.5 &&
+	has "$tmp/err" "a hash block takes 205 rolls at this --min-entropy, the input has 3" \
+		"short hash"
+t 0 "short tree" "$bin" extract --faces 6 --method tree &&
+	has "$tmp/err" "tree takes blocks of 64 rolls, the input has 3" "short tree"
+# Options of the device do not apply to extract.
+for o in --extractor=vn --source=crng --sim=1:1/2 --seed=1 --source=getrandom; do
+	t 2 "extract $o" "$bin" "$o" extract --faces 6 --method none &&
+		has "$tmp/err" "do not apply" "extract $o"
+done
 
 # --- man page -------------------------------------------------------------
 if ! command -v groff >/dev/null; then
