@@ -41,6 +41,8 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 	       const char *shortopts, const struct option *longopts);
 int fdc_finish_output(void);
 void fdc_help(const char *text);
+void fdc_progress(const char *what, u64 done, u64 total);
+void fdc_progress_end(void);
 
 /* The global options, as printed in every command's help. */
 extern const char fdc_global_help[];

@@ -151,7 +151,13 @@ t 0 "d%" "$fake" $f roll 'd%' -n 300 && range "$tmp/out" 1 100 300 "d%"
 t 0 "2d10x" "$fake" $f roll 2d10x -n 300 &&
 	range "$tmp/out" 2 100000 300 "2d10x"
 t 0 "sides" "$fake" $f --sides=20 roll -n 100 && range "$tmp/out" 1 20 100 "--sides 20"
-t 0 "default d6" "$fake" $f roll -n 100 && range "$tmp/out" 1 6 100 "roll"
+input '3d6\n# a comment\n\n2d8 # two d8\n'
+t 0 "expressions from stdin" "$fake" $f roll &&
+	awk 'NR == 1 && $1 >= 3 && $1 <= 18 { a = 1 }
+	     NR == 2 && $1 >= 2 && $1 <= 16 { b = 1 }
+	     END { exit !(a && b && NR == 2) }' "$tmp/out" && pass ||
+	fail "printf '3d6\\n2d8' | roll: $(cat "$tmp/out")"
+input ''
 t 0 "joined arguments" "$fake" $f roll 2d6 + 3 -n 50 &&
 	range "$tmp/out" 5 15 50 "2d6 + 3"
 t 0 "subtraction" "$fake" $f roll 'd4-10' -n 50 &&
@@ -169,6 +175,60 @@ if awk -F '\t' '{
 else
 	fail "4d6k3 -v: totals do not match the kept dice: $(head -n 3 "$tmp/out")"
 fi
+
+# The dice language, with --seed (no device).
+s="--seed=7"
+t 0 "several expressions" "$bin" $s roll 3d6 2d8 'd20 + 4' &&
+	same "$(wc -l <"$tmp/out")" 3 "3d6 2d8 'd20 + 4': one line each"
+t 0 "6x4d6k3" "$bin" $s roll 6x4d6k3 -n 5 &&
+	awk 'NF != 6 { bad = 1 } { for (i = 1; i <= NF; i++)
+		if ($i < 3 || $i > 18) bad = 1 } END { exit bad || NR != 5 }' \
+		"$tmp/out" && pass || fail "6x4d6k3: $(head -n 2 "$tmp/out")"
+t 0 "3d6*100" "$bin" $s roll '3d6*100' -n 50 &&
+	awk '$1 % 100 || $1 < 300 || $1 > 1800 { bad = 1 } END { exit bad }' \
+		"$tmp/out" && pass || fail "3d6*100: $(head -n 2 "$tmp/out")"
+t 0 "d20/2" "$bin" $s roll d20/2 -n 200 && range "$tmp/out" 0 10 200 "d20/2"
+t 0 "4d6dl1" "$bin" $s roll 4d6dl1 -n 100 && range "$tmp/out" 3 18 100 "4d6dl1"
+t 0 "4d6dh1" "$bin" $s roll 4d6dh1 -n 100 && range "$tmp/out" 3 18 100 "4d6dh1"
+t 0 "2d6!" "$bin" $s roll '2d6!' -n 100 && range "$tmp/out" 2 100000 100 "2d6!"
+t 0 "d6r1" "$bin" $s roll 'd6r1' -n 300 && range "$tmp/out" 2 6 300 "d6r1"
+t 0 "d6r<3" "$bin" $s roll 'd6r<3' -n 300 && range "$tmp/out" 3 6 300 "d6r<3"
+t 0 "10d10>=8" "$bin" $s roll '10d10>=8' -n 300 && range "$tmp/out" 0 10 300 "10d10>=8"
+t 0 "4dF" "$bin" $s roll 4dF -n 300 && range "$tmp/out" -4 4 300 "4dF"
+t 0 "4dF -v" "$bin" $s roll -v 4dF && grep -qE '^-?[0-9]+	4dF\[[-+][01] [-+][01] [-+][01] [-+][01]\]$' \
+	"$tmp/out" && pass || fail "4dF -v: $(cat "$tmp/out")"
+# Reproducible: the same seed gives the same rolls, another seed others.
+"$bin" --seed=42 roll 10x3d6 >"$tmp/a" 2>&1
+"$bin" --seed=42 roll 10x3d6 >"$tmp/b" 2>&1
+"$bin" --seed=43 roll 10x3d6 >"$tmp/c" 2>&1
+same "$(cat "$tmp/a")" "$(cat "$tmp/b")" "--seed reproduces"
+cmp -s "$tmp/a" "$tmp/c" && fail "--seed=42 and 43 gave the same rolls" || pass
+# --sides near 2^64 without an expression: one die, no parse error.
+t 0 "huge --sides" "$bin" $s --sides=18446744073709551615 roll -n 3 &&
+	same "$(grep -cE '^[0-9]+$' "$tmp/out")" 3 "huge --sides: 3 rolls"
+# --stats: histogram beside the exact distribution, and the p-value.
+t 0 "--stats" "$bin" $s roll --stats -n 20000 3d6 &&
+	has "$tmp/out" "      10" "--stats lists the totals"
+has "$tmp/out" "0.125000" "--stats: P(3d6 = 10) = 27/216 exactly"
+has "$tmp/out" "with 15 degrees of freedom: p = " "--stats: chi-square p-value"
+t 0 "--stats 4d6k3" "$bin" $s roll --stats -n 1000 4d6k3 &&
+	has "$tmp/out" "0.016204" "--stats: P(4d6k3 = 18) = 21/1296"
+t 1 "--stats exploding" "$bin" $s roll --stats 2d6x &&
+	has "$tmp/err" "exploding dice have no finite distribution" "--stats 2d6x"
+# A fair stream gives p-values that are not tiny; a loaded one would.
+"$bin" --seed=3 roll --stats -n 50000 2d6 4dF '10d10>=8' 4d6k3 'd6r1' >"$tmp/out" 2>&1
+awk '/p = / { split($0, a, "p = "); if (a[2] < 0.0001) bad = 1; n++ }
+	END { exit bad || n != 5 }' "$tmp/out" && pass ||
+	fail "--stats p-values: $(grep 'p = ' "$tmp/out")"
+# --json
+t 0 "roll --json" "$bin" $s roll --json 3d6 2x2d4 &&
+	grep -qE '^\{"rolls": \[\{"expr": "3d6", "totals": \[[0-9]+\]\}, \{"expr": "2x2d4", "totals": \[\[[0-9]+, [0-9]+\]\]\}\]\}$' \
+		"$tmp/out" && pass || fail "roll --json: $(cat "$tmp/out")"
+t 0 "roll --stats --json" "$bin" $s roll --stats --json -n 100 d4 &&
+	grep -qE '^\{"stats": \[\{"expr": "d4", "rolls": 100, "histogram": \[\{"total": 1, "count": [0-9]+, "exact": 0.25\}, .*"p_value": [0-9.]+\}\]\}$' \
+		"$tmp/out" && pass || fail "roll --stats --json: $(cat "$tmp/out")"
+t 2 "bad second expression" "$bin" $s roll 3d6 4d6q &&
+	same "$(cat "$tmp/out")" "" "nothing rolled before a bad expression"
 
 # --- shuffle --------------------------------------------------------------
 t 0 "shuffle 100" "$fake" $f shuffle 100 &&

@@ -61,6 +61,24 @@ static void fdt_parse_good(void)
 	FDT_CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
 		  "big die");
 	FDT_CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
+	FDT_CHECK(fdt_parse("6x4d6k3", &e) && e.repeat == 6 && t[0].keep == 3,
+		  "6x4d6k3");
+	FDT_CHECK(fdt_parse("4d6dl1", &e) && t[0].keep == 3 && !t[0].keep_low,
+		  "4d6dl1 keeps the 3 highest");
+	FDT_CHECK(fdt_parse("4d6dh1", &e) && t[0].keep == 3 && t[0].keep_low,
+		  "4d6dh1 keeps the 3 lowest");
+	FDT_CHECK(fdt_parse("2d10!", &e) && t[0].explode == 10, "2d10!");
+	FDT_CHECK(fdt_parse("4dF", &e) && t[0].sides == 3 && t[0].offset == -2,
+		  "4dF");
+	FDT_CHECK(fdt_parse("3d6*100/7", &e) && t[0].nops == 2 &&
+		  t[0].op[0] == '*' && t[0].arg[1] == 7, "3d6*100/7");
+	FDT_CHECK(fdt_parse("4d6r<3", &e) && t[0].nreroll == 1 &&
+		  t[0].reroll[0].op == FDC_CMP_LT && t[0].reroll[0].value == 3,
+		  "4d6r<3");
+	FDT_CHECK(fdt_parse("2d6r1", &e) && t[0].reroll[0].op == FDC_CMP_EQ,
+		  "2d6r1");
+	FDT_CHECK(fdt_parse("10d10>=8", &e) && t[0].pool.op == FDC_CMP_GE &&
+		  t[0].pool.value == 8, "10d10>=8");
 	/* One size of dice, or several: device rolls, or draws. */
 	FDT_CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
 	FDT_CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
@@ -77,7 +95,14 @@ static const struct {
 	{ "   ", "empty" },
 	{ "3d", "missing number of sides after 'd' at position 2" },
 	{ "d", "missing number of sides" },
-	{ "3x6", "unexpected 'x' at position 2" },
+	{ "3x", "expected an expression after 'x'" },
+	{ "0x3d6", "cannot print 0 totals" },
+	{ "4d6d4", "cannot drop 4 of 4" },
+	{ "d6r<7", "rerolled forever" },
+	{ "2d6r1r2r3r4r5", "more than 4 rerolls" },
+	{ "d6/0", "division by zero" },
+	{ "4dFx", "fudge dice do not explode" },
+	{ "10d10>", "the target number" },
 	{ "4d6q", "unexpected 'q' at position 4" },
 	{ "0d6", "0 dice" },
 	{ "d0", "at least 1 side" },
@@ -502,12 +527,88 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	       (unsigned long long)cum[0], depth + 1);
 }
 
+
+/*
+ * The exact distribution against every outcome: the scripted stand-in
+ * hands out each tuple of faces in turn (all equally likely, no rerolls
+ * or explosions), and the totals' frequencies must be fdc_dice_dist()'s.
+ */
+static void fdt_dist_one(const char *text, unsigned int dice, u64 sides)
+{
+	struct fdc_dice_expr e;
+	struct fdc_dice_dist d;
+	u64 v[16], tuples = 1, s, t;
+	u64 *freq;
+	char err[160];
+	s64 total;
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < dice; i++)
+		tuples *= sides;
+	if (!fdt_parse(text, &e) || fdc_dice_dist(&e, &d, err, sizeof(err))) {
+		FDT_CHECK(0, "%s: no distribution", text);
+		return;
+	}
+	freq = calloc(d.n, sizeof(*freq));
+	if (!freq)
+		abort();
+	for (s = 0; s < tuples; s++) {
+		for (i = 0, t = s; i < dice; i++, t /= sides)
+			v[i] = t % sides;
+		if (fdt_roll_script(text, v, dice, &total, NULL, 0, NULL,
+				    NULL) || total < d.min ||
+		    total >= d.min + (s64)d.n) {
+			bad++;
+			continue;
+		}
+		freq[total - d.min]++;
+	}
+	for (s = 0; s < d.n; s++)
+		if (fabs((double)freq[s] / tuples - d.p[s]) > 1e-12)
+			bad++;
+	FDT_CHECK(!bad, "%s: %u totals differ from the exact distribution",
+		  text, bad);
+	free(freq);
+	free(d.p);
+}
+
+static void fdt_dist(void)
+{
+	struct fdc_dice_expr e;
+	struct fdc_dice_dist d;
+	char err[160];
+
+	fdt_dist_one("3d6", 3, 6);
+	fdt_dist_one("4d6k3", 4, 6);
+	fdt_dist_one("4d6kl2", 4, 6);
+	fdt_dist_one("5d4dh2", 5, 4);
+	fdt_dist_one("4d6dl1 - 2", 4, 6);
+	fdt_dist_one("6d10>=8", 6, 10);
+	fdt_dist_one("5d6<2", 5, 6);
+	fdt_dist_one("4dF", 4, 3);
+	fdt_dist_one("3d6*7/4-d6", 4, 6);
+	fdt_dist_one("d20/3", 1, 20);
+	/* A reroll leaves the faces not rerolled, equally likely. */
+	FDT_CHECK(fdt_parse("d6r<3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  d.min == 1 && d.n == 6 && d.p[0] == 0 && d.p[1] == 0 &&
+		  d.p[2] == 0.25 && d.p[5] == 0.25, "d6r<3 distribution");
+	free(d.p);
+	FDT_CHECK(fdt_parse("2d6x", &e) && fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  strstr(err, "exploding"), "2d6x has no distribution");
+	/* A control: a wrong distribution must be caught. */
+	FDT_CHECK(fdt_parse("4d6k3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  fabs(d.p[15] - 21.0 / 1296) < 1e-15 &&
+		  fabs(d.p[0] - 1.0 / 1296) < 1e-15, "4d6k3: P(18), P(3)");
+	free(d.p);
+}
+
 int main(void)
 {
 	fdt_parse_good();
 	fdt_parse_bad();
 	fdt_roll_scripted();
 	fdt_roll_random();
+	fdt_dist();
 	fdt_roll_mixed_exhaustive(0, 14);
 	fdt_roll_mixed_exhaustive(2, 15);
 	fdt_roll_mixed_exhaustive(FDC_DRAW_SLACK, 18);

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -356,4 +358,60 @@ int fdc_finish_output(void)
 		return FDC_EXIT_FAILURE;
 	}
 	return FDC_EXIT_OK;
+}
+
+/* Progress lines: for runs this long, on a terminal, twice a second. */
+#define FDC_PROGRESS_MIN	100000
+#define FDC_PROGRESS_NS		500000000LL
+
+static long long fdc_progress_next;
+static bool fdc_progress_shown;
+
+/**
+ * fdc_progress() - a progress line on standard error for long runs
+ * @what: the command, e.g. "craps"
+ * @done: steps done
+ * @total: steps in all
+ *
+ * Prints "craps: 41% (8200000 of 20000000)" over itself at most twice a
+ * second, only when standard error is a terminal and @total is large.
+ */
+void fdc_progress(const char *what, u64 done, u64 total)
+{
+	struct timespec ts;
+	long long now;
+
+	if (total < FDC_PROGRESS_MIN || done & 4095)
+		return;
+	if (!done) {
+		/* The first half second stays quiet. */
+		if (!isatty(STDERR_FILENO)) {
+			fdc_progress_next = -1;
+			return;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		fdc_progress_next = ts.tv_sec * 1000000000LL + ts.tv_nsec +
+				    FDC_PROGRESS_NS;
+		return;
+	}
+	if (fdc_progress_next < 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (now < fdc_progress_next)
+		return;
+	fdc_progress_next = now + FDC_PROGRESS_NS;
+	fprintf(stderr, "\r%s: %.0f%% (%llu of %llu)", what, 100.0 * done / total,
+		(unsigned long long)done, (unsigned long long)total);
+	fdc_progress_shown = true;
+}
+
+/**
+ * fdc_progress_end() - clear the progress line, if one was shown
+ */
+void fdc_progress_end(void)
+{
+	if (fdc_progress_shown)
+		fputs("\r\033[K", stderr);
+	fdc_progress_shown = false;
 }
