@@ -91,16 +91,7 @@ struct fdc_roll {
 
 static void fdc_json_string(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	fdc_json_bytes(s, strlen(s));
 }
 
 /* One total of @e, with its dice in *@detail when verbose. */

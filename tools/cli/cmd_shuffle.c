@@ -23,18 +23,27 @@ static const char fdc_shuffle_help[] =
 "They share one uniform state fed with fair bits (the device rolls 2^32\n"
 "sides, 32 fair bits a roll), so a shuffle costs about log2(N!) fair bits:\n"
 "about 238 for 52 cards, where log2(52!) = 225.6. N is at most 4294967295.\n"
+"With -n K only the first K items are drawn (a partial shuffle, as\n"
+"'fairdie sample K N'), for about log2(N!/(N-K)!) bits.\n"
 "\n"
 "Options:\n"
-"  -n, --count=COUNT       print COUNT permutations of 1..N, one per line,\n"
+"  -n, --head-count=K      print only the first K items of the permutation\n"
+"      --count=COUNT       print COUNT permutations of 1..N, one per line,\n"
 "                          the numbers separated by blanks (not with '-')\n"
 "      --stats             then print on standard error the fair bits used\n"
-"                          and read, and the open file's counters\n";
+"                          and read, and the open file's counters\n"
+"      --json              print {\"permutations\": [[...]]}, or with '-'\n"
+"                          {\"lines\": [...]}\n";
 
-/* --stats has no short form: a code that no short option uses. */
+/* Long options without a short form: codes no short option uses. */
 #define FDC_SHUFFLE_STATS	'S'
+#define FDC_SHUFFLE_COUNT	'C'
+#define FDC_SHUFFLE_JSON	'J'
 
 static const struct option fdc_shuffle_opts[] = {
-	{ "count", required_argument, NULL, 'n' },
+	{ "head-count", required_argument, NULL, 'n' },
+	{ "count", required_argument, NULL, FDC_SHUFFLE_COUNT },
+	{ "json", no_argument, NULL, FDC_SHUFFLE_JSON },
 	{ "stats", no_argument, NULL, FDC_SHUFFLE_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -147,25 +156,6 @@ static int fdc_shuffle_stats(struct fdc_dev *dev, u64 n, u64 count)
 	return 0;
 }
 
-/* One permutation of 1..@n on one line, the numbers separated by blanks. */
-static void fdc_print_perm_line(const u32 *perm, u64 n)
-{
-	char buf[8192];
-	size_t len = 0;
-	u64 i;
-
-	for (i = 0; i < n; i++) {
-		if (len > sizeof(buf) - 16) {
-			fwrite(buf, 1, len, stdout);
-			len = 0;
-		}
-		len += snprintf(buf + len, sizeof(buf) - len, i ? " %llu" : "%llu",
-				(unsigned long long)perm[i] + 1);
-	}
-	buf[len++] = '\n';
-	fwrite(buf, 1, len, stdout);
-}
-
 /**
  * fdc_cmd_shuffle() - fairdie shuffle
  * @cfg: the global options
@@ -178,18 +168,27 @@ int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_lines lines = { 0 };
 	struct fdc_dev dev;
-	bool from_stdin, stats = false, several = false;
+	bool from_stdin, stats = false, several = false, json = false;
+	bool partial;
 	u32 *perm = NULL;
-	u64 n, i, k, count = 1;
+	u64 n, i, k, count = 1, head = UINT64_MAX, shown, *pick = NULL, item;
 	int c, ret = FDC_EXIT_FAILURE;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_shuffle_opts)) != -1) {
 		switch (c) {
 		case 'n':
+			if (fdc_parse_count("shuffle", "K", optarg, 0,
+					    UINT32_MAX, &head))
+				return FDC_EXIT_USAGE;
+			break;
+		case FDC_SHUFFLE_COUNT:
 			if (fdc_parse_count("shuffle", "COUNT", optarg, 1,
 					    FDC_MAX_COUNT, &count))
 				return FDC_EXIT_USAGE;
 			several = true;
+			break;
+		case FDC_SHUFFLE_JSON:
+			json = true;
 			break;
 		case FDC_SHUFFLE_STATS:
 			stats = true;
@@ -203,6 +202,10 @@ int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		fdc_err("shuffle: expected one argument, N or '-' (try 'fairdie shuffle --help')");
+		return FDC_EXIT_USAGE;
+	}
+	if (cfg->sides) {
+		fdc_err("shuffle: --sides does not apply: a shuffle draws its own sizes");
 		return FDC_EXIT_USAGE;
 	}
 	from_stdin = !strcmp(argv[optind], "-");
@@ -221,38 +224,67 @@ int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv)
 			goto out_close;
 		n = lines.n;
 	}
+	/* A partial shuffle draws only the first K items. */
+	partial = head < n;
+	shown = partial ? head : n;
 	perm = malloc((n ? n : 1) * sizeof(*perm));
-	if (!perm) {
+	pick = malloc((shown ? shown : 1) * sizeof(*pick));
+	if (!perm || !pick) {
 		fdc_err("shuffle: out of memory for %llu items",
 			(unsigned long long)n);
 		goto out_free;
 	}
 	/* Read ahead what the shuffles will need, and no more. */
-	fdc_dev_draw_expect(&dev, (double)count * fdc_log2_factorial(n));
+	fdc_dev_draw_expect(&dev, (double)count * (partial ?
+			    fdc_log2_falling(n, head) : fdc_log2_factorial(n)));
+	if (json)
+		printf(from_stdin ? "{\"lines\": [" : "{\"permutations\": [");
 	for (k = 0; k < count && !ferror(stdout); k++) {
-		for (i = 0; i < n; i++)
-			perm[i] = (u32)i;
-		if (fdc_shuffle(&dev, perm, (u32)n))
-			goto out_free;
-		if (several) {
-			fdc_print_perm_line(perm, n);
-			continue;
+		fdc_progress("shuffle", k, count);
+		if (partial) {
+			if (fdc_sample(&dev, n, head, pick, k + 1 == count))
+				goto out_free;
+		} else {
+			for (i = 0; i < n; i++)
+				perm[i] = (u32)i;
+			if (fdc_shuffle(&dev, perm, (u32)n))
+				goto out_free;
+			for (i = 0; i < n; i++)
+				pick[i] = perm[i];
 		}
-		for (i = 0; i < n && !ferror(stdout); i++) {
-			if (from_stdin) {
-				fwrite(lines.line[perm[i]], 1,
-				       lines.len[perm[i]], stdout);
+		if (json && !from_stdin)
+			printf("%s[", k ? ", " : "");
+		for (i = 0; i < shown && !ferror(stdout); i++) {
+			item = pick[i];
+			if (json && from_stdin) {
+				printf("%s", i ? ", " : "");
+				fdc_json_bytes(lines.line[item], lines.len[item]);
+			} else if (json) {
+				printf("%s%llu", i ? ", " : "",
+				       (unsigned long long)item + 1);
+			} else if (from_stdin) {
+				fwrite(lines.line[item], 1, lines.len[item],
+				       stdout);
 				putchar('\n');
 			} else {
-				printf("%llu\n", (unsigned long long)perm[i] + 1);
+				printf(several ? (i ? " %llu" : "%llu") : "%llu\n",
+				       (unsigned long long)item + 1);
 			}
 		}
+		if (json && !from_stdin)
+			putchar(']');
+		else if (several && !json)
+			putchar('\n');
 	}
+	fdc_progress_end();
+	if (json)
+		printf("]}\n");
 	ret = fdc_finish_output();
 	if (!ret && stats && fdc_shuffle_stats(&dev, n, count))
 		ret = FDC_EXIT_FAILURE;
 
 out_free:
+	free(pick);
 	free(perm);
 	fdc_lines_free(&lines);
 out_close:

@@ -76,7 +76,7 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle craps roulette extract config stats bench"
+commands="roll shuffle sample craps roulette extract config stats bench"
 
 # --- help and usage -------------------------------------------------------
 t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"
@@ -247,19 +247,63 @@ t 0 "shuffle -" "$fake" $f shuffle - &&
 rm -f "$tmp/in"
 t 2 "shuffle abc" "$fake" $f shuffle abc && has "$tmp/err" "invalid N 'abc'" "shuffle abc"
 t 2 "shuffle without N" "$fake" $f shuffle
-# -n COUNT: one permutation per line; the state carries over between them.
-t 0 "shuffle -n" "$fake" $f shuffle -n 500 4
+# --count: one permutation per line; the state carries over between them.
+t 0 "shuffle --count" "$fake" $f shuffle --count 500 4
 if awk '{ if (NF != 4) bad = 1; delete seen
 		for (i = 1; i <= NF; i++) if ($i !~ /^[1-4]$/ || seen[$i]++) bad = 1
 		c[$0]++ }
 	END { for (p in c) n++; exit bad || NR != 500 || n != 24 }' "$tmp/out"; then
 	pass
 else
-	fail "shuffle -n 500 4: not 500 lines of permutations of 1..4, all 24 seen"
+	fail "shuffle --count 500 4: not 500 lines of permutations of 1..4, all 24 seen"
 fi
-t 2 "shuffle -n with -" "$fake" $f shuffle -n 2 - &&
-	has "$tmp/err" "shuffle: --count works with N, not with '-'" "shuffle -n with -"
-t 2 "shuffle -n 0" "$fake" $f shuffle -n 0 5 && has "$tmp/err" "invalid COUNT '0'" "shuffle -n 0"
+t 2 "shuffle --count with -" "$fake" $f shuffle --count 2 - &&
+	has "$tmp/err" "shuffle: --count works with N, not with '-'" "shuffle --count with -"
+t 2 "shuffle --count 0" "$fake" $f shuffle --count 0 5 &&
+	has "$tmp/err" "invalid COUNT '0'" "shuffle --count 0"
+# -n K: a partial shuffle, K distinct items; every ordered pair of 1..4.
+t 0 "shuffle -n" "$bin" --seed=5 shuffle -n 2 --count 2000 4 &&
+	awk 'NF != 2 || $1 == $2 || $1 < 1 || $1 > 4 || $2 < 1 || $2 > 4 { bad = 1 }
+		{ c[$0]++ } END { for (p in c) n++; exit bad || n != 12 }' "$tmp/out" &&
+	pass || fail "shuffle -n 2 --count 2000 4: $(head -n 3 "$tmp/out")"
+input 'a\nb\nc\nd\n'
+t 0 "shuffle -n -" "$bin" --seed=5 shuffle -n 3 - &&
+	same "$(sort -u "$tmp/out" | wc -l)" 3 "shuffle -n 3 -: three distinct lines"
+t 0 "shuffle --json -" "$bin" --seed=5 shuffle --json - &&
+	grep -qE '^\{"lines": \["[a-d]", "[a-d]", "[a-d]", "[a-d]"\]\}$' "$tmp/out" &&
+	pass || fail "shuffle --json -: $(cat "$tmp/out")"
+rm -f "$tmp/in"
+t 2 "shuffle --sides" "$bin" --seed=5 --sides=6 shuffle 5 &&
+	has "$tmp/err" "--sides does not apply" "shuffle --sides"
+
+# --- sample ---------------------------------------------------------------
+t 0 "sample 6 49" "$bin" --seed=1 sample 6 49 &&
+	same "$(sort -un "$tmp/out" | awk '$1 >= 1 && $1 <= 49' | wc -l)" 6 \
+		"sample 6 49: six distinct values of 1..49"
+# Every ordered pair of 1..3 from sample 2 3, in about equal numbers.
+t 0 "sample 2 3" "$bin" --seed=2 sample --count 6000 2 3 &&
+	awk '{ c[$0]++ } END { for (p in c) { n++; if (c[p] < 850 || c[p] > 1150) bad = 1 }
+		exit bad || n != 6 }' "$tmp/out" && pass ||
+	fail "sample 2 3: $(sort "$tmp/out" | uniq -c | tr '\n' ' ')"
+# The cost: log2(49*48*47*46*45*44) = 33.23 bits per sample, amortized.
+t 0 "sample --stats" "$bin" --seed=3 sample --stats --count 2000 6 49 &&
+	has "$tmp/err" "log2(N!/(N-K)!):  33.23 bits per sample" "sample --stats log2"
+awk -F '[(]' '/fair bits used/ { exit !($2 + 0 < 33.3) }' "$tmp/err" && pass ||
+	fail "sample 6 49 costs more than 33.3 bits: $(cat "$tmp/err")"
+# From a file, the bits used are exactly the bits read: a single sample
+# of 6 from 49 takes at most 48 bits of a 6-byte file.
+head -c 6 /dev/zero >"$tmp/zero6"
+t 0 "sample from 48 bits" "$bin" --random-source="$tmp/zero6" sample 6 49
+head -c 3 /dev/zero >"$tmp/zero3"
+t 1 "sample out of bits" "$bin" --random-source="$tmp/zero3" sample 6 49 &&
+	has "$tmp/err" "the random source ran out after 24 bits" "sample out of bits"
+t 0 "sample 3 2^64-1" "$bin" --seed=1 sample 3 18446744073709551615 &&
+	same "$(sort -u "$tmp/out" | wc -l)" 3 "sample 3 2^64-1"
+t 0 "sample 0 5" "$bin" --seed=1 sample 0 5 && same "$(cat "$tmp/out")" "" "sample 0 5"
+t 2 "sample 6 5" "$bin" --seed=1 sample 6 5 && has "$tmp/err" "invalid K '6'" "sample 6 5"
+t 0 "sample --json" "$bin" --seed=1 sample --json --count 2 2 9 &&
+	grep -qE '^\{"samples": \[\[[1-9], [1-9]\], \[[1-9], [1-9]\]\]\}$' "$tmp/out" &&
+	pass || fail "sample --json: $(cat "$tmp/out")"
 # --stats: the fair bits a 52-card shuffle used and read, on stderr.
 t 0 "shuffle --stats" "$fake" $f shuffle --stats 52 &&
 	same "$(wc -l <"$tmp/out")" 52 "shuffle --stats keeps stdout"

@@ -415,3 +415,26 @@ void fdc_progress_end(void)
 		fputs("\r\033[K", stderr);
 	fdc_progress_shown = false;
 }
+
+/**
+ * fdc_json_bytes() - print bytes as a JSON string, quoted and escaped
+ * @s: the bytes
+ * @len: how many
+ */
+void fdc_json_bytes(const char *s, size_t len)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
