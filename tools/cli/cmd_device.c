@@ -12,14 +12,10 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fd_roll.h"
 
 #define FDC_SYSFS_PARAMS	"/sys/module/fairdie/parameters"
 #define FDC_SYSFS_DEVICE	"/sys/class/misc/fairdie"
-
-static const char *const fdc_format_names[FAIRDIE_FMT_COUNT] = {
-	[FAIRDIE_FMT_BINARY] = "binary",
-	[FAIRDIE_FMT_TEXT] = "text",
-};
 
 /* The names of the bits set in @mask, blank-separated. */
 static void fdc_print_mask(u32 mask, const char *(*name)(unsigned int),
@@ -135,15 +131,14 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	printf("device:           %s\n", cfg->device);
 	printf("abi version:      %u\n", info.version);
 	printf("sources:          ");
-	fdc_print_mask(info.sources, fdc_source_name, FAIRDIE_SRC_COUNT);
+	fdc_print_mask(info.sources, fd_source_name, FD_NR_SOURCES);
 	printf("extractors:       ");
-	fdc_print_mask(info.extractors, fdc_extractor_name, FAIRDIE_EXT_COUNT);
+	fdc_print_mask(info.extractors, fd_extractor_name, FD_NR_EXTRACTORS);
 	printf("this open file:\n");
-	printf("  source          %s\n", fdc_source_name(source));
-	printf("  extractor       %s\n", fdc_extractor_name(extractor));
+	printf("  source          %s\n", fd_source_name(source));
+	printf("  extractor       %s\n", fd_extractor_name(extractor));
 	printf("  sides           %llu\n", (unsigned long long)sides);
-	printf("  format          %s\n", format < FAIRDIE_FMT_COUNT ?
-	       fdc_format_names[format] : "unknown");
+	printf("  format          %s\n", fd_format_name(format));
 	printf("  sim coin        seed %llu, P(1) = %llu/%llu\n",
 	       (unsigned long long)sim.seed, (unsigned long long)sim.p1_num,
 	       (unsigned long long)sim.p1_den);
@@ -271,7 +266,7 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 
 	printf("rolls read:       %llu d%llu (source %s, extractor %s)\n",
 	       (unsigned long long)count, (unsigned long long)sides,
-	       fdc_source_name(source), fdc_extractor_name(extractor));
+	       fd_source_name(source), fd_extractor_name(extractor));
 	fdc_print_stats(&st, sides);
 	return fdc_finish_output();
 }
@@ -364,13 +359,13 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		goto out_close;
 
 	printf("settings:         d%llu, source %s, extractor %s\n",
-	       (unsigned long long)sides, fdc_source_name(source),
-	       fdc_extractor_name(extractor));
+	       (unsigned long long)sides, fd_source_name(source),
+	       fd_extractor_name(extractor));
 	printf("rolls:            %llu in %.2f s\n", (unsigned long long)rolls,
 	       elapsed);
 	printf("rolls per second: %.0f\n", rolls / elapsed);
 	printf("bytes per second: %.0f\n",
-	       rolls * fdc_roll_width(sides) / elapsed);
+	       rolls * fd_roll_width(sides) / elapsed);
 	printf("source bits per second: %.0f\n", st.source_bits / elapsed);
 	fdc_print_stats(&st, sides);
 	ret = fdc_finish_output();

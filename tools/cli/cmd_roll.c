@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "dice.h"
+#include "fd_chi2.h"
 
 static const char fdc_roll_help[] =
 "Usage: fairdie roll [OPTION]... [EXPR]...\n"
@@ -164,44 +165,6 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 	return 0;
 }
 
-/* Q(a, x), the regularized upper incomplete gamma function. */
-static double fdc_gamma_q(double a, double x)
-{
-	double sum, term, b, c, d, h, an;
-	int i;
-
-	if (x <= 0)
-		return 1;
-	if (x < a + 1) {
-		sum = term = 1 / a;
-		for (i = 1; i < 1000; i++) {
-			term *= x / (a + i);
-			sum += term;
-			if (term < sum * 1e-15)
-				break;
-		}
-		return 1 - sum * exp(-x + a * log(x) - lgamma(a));
-	}
-	/* Lentz's continued fraction. */
-	b = x + 1 - a;
-	c = 1 / 1e-300;
-	d = 1 / b;
-	h = d;
-	for (i = 1; i < 1000; i++) {
-		an = -i * (i - a);
-		b += 2;
-		d = an * d + b;
-		d = fabs(d) < 1e-300 ? 1e-300 : d;
-		c = b + an / c;
-		c = fabs(c) < 1e-300 ? 1e-300 : c;
-		d = 1 / d;
-		h *= d * c;
-		if (fabs(d * c - 1) < 1e-15)
-			break;
-	}
-	return exp(-x + a * log(x) - lgamma(a)) * h;
-}
-
 /*
  * Pearson's test of @hist against @d: neighbouring totals are pooled
  * until each bin expects at least 5 rolls.
@@ -233,7 +196,7 @@ static void fdc_chi_square(const u64 *hist, const struct fdc_dice_dist *d,
 	if (last_e > 0)
 		*chi2 += (last_o - last_e) * (last_o - last_e) / last_e;
 	*df = bins > 1 ? bins - 1 : 0;
-	*p = *df ? fdc_gamma_q(*df / 2.0, *chi2 / 2) : 1;
+	*p = *df ? fd_chi2_sf(*chi2, *df) : 1;
 }
 
 /* --stats: COUNT totals of @e against its exact distribution. */

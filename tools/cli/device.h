@@ -26,6 +26,7 @@
 
 #include <linux/fairdie.h>
 
+#include "fd_names.h"
 #include "fd_shim.h"
 
 #define FDC_DEFAULT_DEVICE	"/dev/fairdie"
@@ -201,12 +202,6 @@ int fdc_dev_draw(struct fdc_dev *dev, u64 n, u64 *out);
 void fdc_dev_draw_expect(struct fdc_dev *dev, double bits);
 int fdc_dev_ioctl(struct fdc_dev *dev, unsigned long req, void *arg,
 		  const char *name);
-unsigned int fdc_roll_width(u64 sides);
-
-const char *fdc_source_name(unsigned int src);
-int fdc_source_parse(const char *name);
-const char *fdc_extractor_name(unsigned int ext);
-int fdc_extractor_parse(const char *name);
 
 /* Userspace sources of fair bits (source.c). */
 int fdc_bits_open(struct fdc_dev *dev, const struct fdc_config *cfg);

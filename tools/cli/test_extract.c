@@ -25,7 +25,7 @@
 
 #include "extract.h"
 #include "fd_sim.h"
-#include "test.h"
+#include "fd_check.h"
 
 #define FDT_MAX_LEN	20
 #define FDT_MAX_OUT	4096
@@ -375,10 +375,10 @@ static void fdt_exactness(void)
 
 		exact = fdt_prove(tc);
 		if (tc->expect_exact)
-			FDT_CHECK(exact, "%s K=%llu L=%u is not exact", tc->name,
+			CHECK(exact, "%s K=%llu L=%u is not exact", tc->name,
 				  (unsigned long long)tc->faces, tc->len);
 		else
-			FDT_CHECK(!exact, "control %s was not caught", tc->name);
+			CHECK(!exact, "control %s was not caught", tc->name);
 	}
 }
 
@@ -423,7 +423,7 @@ static void fdt_known_answers(void)
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_PARITY, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "122113");
-	FDT_CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0 && c.b[0] == 2,
+	CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0 && c.b[0] == 2,
 		  "parity digits %u: %llu %llu", c.n,
 		  (unsigned long long)c.v[0], (unsigned long long)c.v[1]);
 
@@ -431,29 +431,29 @@ static void fdt_known_answers(void)
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_COMPARE2, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "125344");
-	FDT_CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0,
+	CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0,
 		  "compare2 digits %u", c.n);
-	FDT_CHECK(x.rolls == 6 && x.used == 6 && fabs(x.bits - 2) < FDC_ENTROPY_SLACK,
+	CHECK(x.rolls == 6 && x.used == 6 && fabs(x.bits - 2) < FDC_ENTROPY_SLACK,
 		  "compare2 counters");
 
 	/* rank3: the six orders of 1,2,3 give six different digits */
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_RANK3, 3, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "123132213231312321112");
-	FDT_CHECK(c.n == 6 && c.b[0] == 6, "rank3 gave %u digits", c.n);
+	CHECK(c.n == 6 && c.b[0] == 6, "rank3 gave %u digits", c.n);
 	{
 		unsigned int seen = 0, i;
 
 		for (i = 0; i < 6 && i < c.n; i++)
 			seen |= 1U << c.v[i];
-		FDT_CHECK(seen == 0x3f, "rank3 digits are not 0..5: %#x", seen);
+		CHECK(seen == 0x3f, "rank3 digits are not 0..5: %#x", seen);
 	}
 
 	/* rank3x: ties give the odd one's position in base 3 */
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_RANK3X, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "556565655666");
-	FDT_CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 2 && c.v[1] == 1 &&
+	CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 2 && c.v[1] == 1 &&
 		  c.v[2] == 0, "rank3x ties");
 
 	/* dijkstra p=3: 112 -> least rotation 112: 0; 121 -> 1... */
@@ -461,18 +461,18 @@ static void fdt_known_answers(void)
 	fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 2, 3, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "112211121222");
 	/* 112: 0; 211 = rot^2(112): 2; 121 = rot^1(112): 1; 222: nothing */
-	FDT_CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 0 && c.v[1] == 2 &&
+	CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 0 && c.v[1] == 2 &&
 		  c.v[2] == 1, "dijkstra rotations %u: %llu %llu %llu", c.n,
 		  (unsigned long long)c.v[0], (unsigned long long)c.v[1],
 		  (unsigned long long)c.v[2]);
-	FDT_CHECK(fdc_dijkstra_best_prime(2) == 5 &&
+	CHECK(fdc_dijkstra_best_prime(2) == 5 &&
 		  fdc_dijkstra_best_prime(6) == 3, "dijkstra default primes");
-	FDT_CHECK(fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 4, 0,
+	CHECK(fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 4, 0,
 				   fdt_collect_digit, &c) < 0 &&
 		  fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 67, 0,
 				   fdt_collect_digit, &c) < 0,
 		  "dijkstra takes only primes up to 61");
-	FDT_CHECK(fdc_extract_init(&x, FDC_METHOD_NONE, 1, 0, 0,
+	CHECK(fdc_extract_init(&x, FDC_METHOD_NONE, 1, 0, 0,
 				   fdt_collect_digit, &c) < 0 &&
 		  fdc_extract_init(&x, FDC_METHOD_NONE, (1ULL << 32) + 1, 0, 0,
 				   fdt_collect_digit, &c) < 0,
@@ -488,14 +488,14 @@ static void fdt_hash(void)
 	struct fdt_collect c;
 	unsigned int i, bad = 0;
 
-	FDT_CHECK(fdc_hash_block_rolls(1.0) == 512 &&
+	CHECK(fdc_hash_block_rolls(1.0) == 512 &&
 		  fdc_hash_block_rolls(2.5) == 205 &&
 		  fdc_hash_block_rolls(0) == 0 &&
 		  fdc_hash_block_rolls(FDC_ENTROPY_SLACK) == 0, "hash block sizes");
-	FDT_CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 2.6,
+	CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 2.6,
 				   fdt_collect_digit, &c) < 0,
 		  "min-entropy above log2(6) accepted");
-	FDT_CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 0,
+	CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 0,
 				   fdt_collect_digit, &c) < 0,
 		  "hash without min-entropy accepted");
 
@@ -503,19 +503,19 @@ static void fdt_hash(void)
 	fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 1.0, fdt_collect_digit, &c);
 	for (i = 0; i < 511; i++)
 		fdc_extract_feed(&x, 0);
-	FDT_CHECK(c.n == 0, "hash output before its block was full");
+	CHECK(c.n == 0, "hash output before its block was full");
 	fdc_extract_feed(&x, 0);
-	FDT_CHECK(c.n == 256, "hash block gave %u bits", c.n);
+	CHECK(c.n == 256, "hash block gave %u bits", c.n);
 	for (i = 0; i < 256 && c.n == 256; i++) {
 		unsigned int nib = want[i / 4] <= '9' ? want[i / 4] - '0' :
 				   want[i / 4] - 'a' + 10;
 
 		bad += c.v[i] != ((nib >> (3 - i % 4)) & 1);
 	}
-	FDT_CHECK(!bad, "hash bits differ from SHA-256 in %u places", bad);
+	CHECK(!bad, "hash bits differ from SHA-256 in %u places", bad);
 	for (i = 0; i < 512; i++)
 		fdc_extract_feed(&x, i % 6);
-	FDT_CHECK(c.n == 512 && x.used == 1024, "second hash block");
+	CHECK(c.n == 512 && x.used == 1024, "second hash block");
 }
 
 static void fdt_sink(void)
@@ -526,36 +526,36 @@ static void fdt_sink(void)
 
 	/* A base that matches the sides is passed on untouched. */
 	memset(&c, 0, sizeof(c));
-	FDT_CHECK(!fdc_sink_init(&k, 6, 6, 6, fdt_collect_value, &c) && k.direct,
+	CHECK(!fdc_sink_init(&k, 6, 6, 6, fdt_collect_value, &c) && k.direct,
 		  "sink d6 from d6 is not direct");
 	for (i = 0; i < 12; i++)
 		fdc_sink_digit(&k, i % 6, 6);
 	fdc_sink_finish(&k);
-	FDT_CHECK(c.n == 12 && c.v[7] == 1, "direct sink");
+	CHECK(c.n == 12 && c.v[7] == 1, "direct sink");
 
 	/* Bits to d6: every value in range, and all of the state rolled out
 	 * at the end but what lies below 8.
 	 */
 	memset(&c, 0, sizeof(c));
-	FDT_CHECK(!fdc_sink_init(&k, 6, 2, 2, fdt_collect_value, &c) && !k.direct,
+	CHECK(!fdc_sink_init(&k, 6, 2, 2, fdt_collect_value, &c) && !k.direct,
 		  "sink d6 from bits");
 	for (i = 0; i < 300; i++)
 		fdc_sink_digit(&k, (i * 7 / 3) & 1, 2);
 	fdc_sink_finish(&k);
-	FDT_CHECK(c.n >= 100 && k.s.m < 8, "sink left M = %llu after %u rolls",
+	CHECK(c.n >= 100 && k.s.m < 8, "sink left M = %llu after %u rolls",
 		  (unsigned long long)k.s.m, c.n);
 	for (i = 0; i < c.n && i < ARRAY_SIZE(c.v); i++)
 		if (c.v[i] >= 6)
 			break;
-	FDT_CHECK(i == c.n, "sink roll out of range");
+	CHECK(i == c.n, "sink roll out of range");
 
-	FDT_CHECK(fdc_sink_precision(6, 2) == 63 &&
+	CHECK(fdc_sink_precision(6, 2) == 63 &&
 		  fdc_sink_precision(100, 6) == 61 &&
 		  fdc_sink_precision(1ULL << 40, 1ULL << 32) == 95 &&
 		  fdc_sink_precision(~0ULL, 2) == 126, "sink precisions");
-	FDT_CHECK(fdc_sink_init_precision(&k, 6, 6, 0, 62, fdt_collect_value,
+	CHECK(fdc_sink_init_precision(&k, 6, 6, 0, 62, fdt_collect_value,
 					  &c) < 0, "sink precision that overflows");
-	FDT_CHECK(fdc_sink_init(&k, 1, 2, 2, fdt_collect_value, &c) < 0,
+	CHECK(fdc_sink_init(&k, 1, 2, 2, fdt_collect_value, &c) < 0,
 		  "sink with 1 side");
 
 	/* 2^64 - 1 sides from a 2^32-faced die: 128-bit mode. */
@@ -564,7 +564,7 @@ static void fdt_sink(void)
 	for (i = 0; i < 200; i++)
 		fdc_sink_digit(&k, (i * 2654435761U) & 0xffffffffU, 1ULL << 32);
 	fdc_sink_finish(&k);
-	FDT_CHECK(c.n >= 90, "huge sink gave %u rolls", c.n);
+	CHECK(c.n >= 90, "huge sink gave %u rolls", c.n);
 }
 
 /* ------------------------------------------------------------------------
@@ -653,22 +653,22 @@ static void fdt_rates(void)
 			printf(" %8.4f", r);
 			/* Against the exact rates of the simplest methods. */
 			if (m == FDC_METHOD_COMPARE2)
-				FDT_CHECK(fabs(r - (1 - sq) / 2) < 0.01 * r,
+				CHECK(fabs(r - (1 - sq) / 2) < 0.01 * r,
 					  "%s compare2 rate %.4f, theory %.4f",
 					  d->name, r, (1 - sq) / 2);
 			if (m == FDC_METHOD_PARITY)
-				FDT_CHECK(fabs(r - odd * (1 - odd)) < 0.02 * r,
+				CHECK(fabs(r - odd * (1 - odd)) < 0.02 * r,
 					  "%s parity rate %.4f, theory %.4f",
 					  d->name, r, odd * (1 - odd));
 			/* tree: blocks of 64 keep 0.84 H, whatever the die. */
 			if (m == FDC_METHOD_TREE)
-				FDT_CHECK(r >= 0.84 * h, "%s tree rate %.4f, H %.4f",
+				CHECK(r >= 0.84 * h, "%s tree rate %.4f, H %.4f",
 					  d->name, r, h);
 			if (m == FDC_METHOD_TREE && d->weight[2] == 150)
-				FDT_CHECK(r >= 2.1, "gist d6: tree rate %.4f < 2.1",
+				CHECK(r >= 2.1, "gist d6: tree rate %.4f < 2.1",
 					  r);
 			if (m == FDC_METHOD_HASH)
-				FDT_CHECK(r <= hmin / FDC_HASH_SAFETY + FDC_ENTROPY_SLACK,
+				CHECK(r <= hmin / FDC_HASH_SAFETY + FDC_ENTROPY_SLACK,
 					  "%s hash outputs more than declared",
 					  d->name);
 		}
@@ -683,13 +683,13 @@ static void fdt_rates(void)
 			double dij = 35.0 / 36 * log2(3) / 3;
 
 			r = fdt_rate(d, FDC_METHOD_RANK3, 0);
-			FDT_CHECK(fabs(r - rank3) < 0.01 * rank3,
+			CHECK(fabs(r - rank3) < 0.01 * rank3,
 				  "rank3 rate %.4f, theory %.4f", r, rank3);
 			r = fdt_rate(d, FDC_METHOD_RANK3X, 0);
-			FDT_CHECK(fabs(r - rank3x) < 0.01 * rank3x,
+			CHECK(fabs(r - rank3x) < 0.01 * rank3x,
 				  "rank3x rate %.4f, theory %.4f", r, rank3x);
 			r = fdt_rate(d, FDC_METHOD_DIJKSTRA, 0);
-			FDT_CHECK(fabs(r - dij) < 0.01 * dij,
+			CHECK(fabs(r - dij) < 0.01 * dij,
 				  "dijkstra rate %.4f, theory %.4f", r, dij);
 		}
 	}
@@ -728,13 +728,13 @@ static void fdt_none_cost(void)
 	       (unsigned long long)n, (unsigned long long)k.outputs);
 	printf("%.5f rolls per d100 (log6(100) = %.5f, +%.3f%%)\n", cost,
 	       ideal, 100 * (cost / ideal - 1));
-	FDT_CHECK(cost <= ideal * 1.002, "d100 from d6 costs %.5f rolls", cost);
+	CHECK(cost <= ideal * 1.002, "d100 from d6 costs %.5f rolls", cost);
 	for (i = 0; i < 100; i++) {
 		lo = hist[i] < lo ? hist[i] : lo;
 		hi = hist[i] > hi ? hist[i] : hi;
 	}
 	/* 11672 expected per face; 6 sigma is about 650. */
-	FDT_CHECK(lo > k.outputs / 100 - 700 && hi < k.outputs / 100 + 700,
+	CHECK(lo > k.outputs / 100 - 700 && hi < k.outputs / 100 + 700,
 		  "d100 counts from %llu to %llu", (unsigned long long)lo,
 		  (unsigned long long)hi);
 }
@@ -747,5 +747,5 @@ int main(void)
 	fdt_sink();
 	fdt_rates();
 	fdt_none_cost();
-	return fdt_summary();
+	return fd_check_summary();
 }

@@ -211,7 +211,7 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 	case FDC_OPT_SOURCE:
 		if (!strcmp(arg, "getrandom"))
 			return fdc_user_source(cfg, FDC_USRC_GETRANDOM, arg);
-		v = fdc_source_parse(arg);
+		v = fd_source_parse(arg);
 		if (v < 0) {
 			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng, sim or getrandom",
 				arg);
@@ -235,7 +235,7 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 		}
 		return fdc_user_source(cfg, FDC_USRC_SEED, arg);
 	case FDC_OPT_EXTRACTOR:
-		v = fdc_extractor_parse(arg);
+		v = fd_extractor_parse(arg);
 		if (v < 0) {
 			fdc_err("invalid --extractor '%s': expected vn, peres, dijkstra or none",
 				arg);
