@@ -19,11 +19,13 @@ static const char fdc_craps_help[] =
 "Options:\n"
 "  -n, --games=GAMES       play GAMES games (default 1000)\n"
 "  -v, --verbose           print each game's throws first, as in\n"
-"                          \"4+6 3+3 5+5 win\"\n";
+"                          \"4+6 3+3 5+5 win\"\n"
+"      --json              print {\"games\": ..., \"wins\": ..., ...}\n";
 
 static const struct option fdc_craps_opts[] = {
 	{ "games", required_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -41,7 +43,7 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_dev dev;
 	u64 games = 1000, wins = 0, dice = 0, i;
 	double frac, exact, sd;
-	bool verbose = false, win;
+	bool verbose = false, win, json = false;
 	int c;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "n:vh", fdc_craps_opts)) != -1) {
@@ -53,6 +55,9 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case 'J':
+			json = true;
 			break;
 		case 'h':
 			fdc_help(fdc_craps_help);
@@ -66,9 +71,18 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_USAGE;
 	}
 
+	if (cfg->sides) {
+		fdc_err("craps: --sides does not apply: craps throws two d6");
+		return FDC_EXIT_USAGE;
+	}
+	if (verbose && json) {
+		fdc_err("craps: --verbose and --json exclude each other");
+		return FDC_EXIT_USAGE;
+	}
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
 	for (i = 0; i < games; i++) {
+		fdc_progress("craps", i, games);
 		if (fdc_craps_game(&dev, &win, &dice, verbose ? stdout : NULL)) {
 			fdc_dev_close(&dev);
 			return FDC_EXIT_FAILURE;
@@ -77,11 +91,19 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 			putchar('\n');
 		wins += win;
 	}
+	fdc_progress_end();
 	fdc_dev_close(&dev);
 
 	exact = (double)FDC_CRAPS_WIN_NUM / FDC_CRAPS_WIN_DEN;
 	frac = (double)wins / games;
 	sd = sqrt(exact * (1 - exact) / games);
+	if (json) {
+		printf("{\"games\": %llu, \"wins\": %llu, \"dice\": %llu, \"win_fraction\": %.6f, \"exact\": \"%d/%d\", \"exact_fraction\": %.6f, \"sd\": %.2f}\n",
+		       (unsigned long long)games, (unsigned long long)wins,
+		       (unsigned long long)dice, frac, FDC_CRAPS_WIN_NUM,
+		       FDC_CRAPS_WIN_DEN, exact, (frac - exact) / sd);
+		return fdc_finish_output();
+	}
 	printf("games: %llu\n", (unsigned long long)games);
 	printf("wins: %llu\n", (unsigned long long)wins);
 	printf("dice thrown: %llu\n", (unsigned long long)dice);

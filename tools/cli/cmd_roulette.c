@@ -13,10 +13,12 @@ static const char fdc_roulette_help[] =
 "line, e.g. \"17 black\".\n"
 "\n"
 "Options:\n"
-"  -n, --spins=SPINS       spin SPINS times (default 1)\n";
+"  -n, --spins=SPINS       spin SPINS times (default 1)\n"
+"      --json              print {\"spins\": [{\"pocket\": 17, \"colour\": \"black\"}, ...]}\n";
 
 static const struct option fdc_roulette_opts[] = {
 	{ "spins", required_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -33,6 +35,7 @@ int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_dev dev;
 	u64 spins = 1, i, pocket;
+	bool json = false;
 	int c;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_roulette_opts)) != -1) {
@@ -41,6 +44,9 @@ int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 			if (fdc_parse_count("roulette", "SPINS", optarg, 1,
 					    FDC_MAX_COUNT, &spins))
 				return FDC_EXIT_USAGE;
+			break;
+		case 'J':
+			json = true;
 			break;
 		case 'h':
 			fdc_help(fdc_roulette_help);
@@ -54,16 +60,28 @@ int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_USAGE;
 	}
 
+	if (cfg->sides) {
+		fdc_err("roulette: --sides does not apply: the wheel has 37 pockets");
+		return FDC_EXIT_USAGE;
+	}
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
+	if (json)
+		printf("{\"spins\": [");
 	for (i = 0; i < spins && !ferror(stdout); i++) {
+		fdc_progress("roulette", i, spins);
 		if (fdc_dev_rolls(&dev, FDC_ROULETTE_POCKETS, &pocket, 1)) {
 			fdc_dev_close(&dev);
 			return FDC_EXIT_FAILURE;
 		}
-		printf("%llu %s\n", (unsigned long long)pocket,
+		printf(json ? "%s{\"pocket\": %llu, \"colour\": \"%s\"}" :
+		       "%s%llu %s\n", json && i ? ", " : "",
+		       (unsigned long long)pocket,
 		       fdc_colour_name(fdc_roulette_colour(pocket)));
 	}
+	fdc_progress_end();
+	if (json)
+		printf("]}\n");
 	fdc_dev_close(&dev);
 	return fdc_finish_output();
 }

@@ -276,6 +276,53 @@ rm -f "$tmp/in"
 t 2 "shuffle --sides" "$bin" --seed=5 --sides=6 shuffle 5 &&
 	has "$tmp/err" "--sides does not apply" "shuffle --sides"
 
+# --- games, config, stats and bench without the device ----------------------
+t 0 "craps --seed" "$bin" --seed=1 craps -n 2000 && has "$tmp/out" "games: 2000" "craps --seed"
+t 0 "craps --json" "$bin" --seed=1 craps -n 100 --json &&
+	grep -qE '^\{"games": 100, "wins": [0-9]+, "dice": [0-9]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
+		"$tmp/out" && pass || fail "craps --json: $(cat "$tmp/out")"
+t 2 "craps --sides" "$bin" --seed=1 --sides=8 craps &&
+	has "$tmp/err" "craps: --sides does not apply" "craps --sides"
+t 0 "roulette --source=getrandom" "$bin" --source=getrandom roulette -n 50 &&
+	same "$(grep -cE '^([0-9]|[12][0-9]|3[0-6]) (red|black|green)$' "$tmp/out")" 50 \
+		"roulette --source=getrandom"
+t 0 "roulette --json" "$bin" --seed=1 roulette -n 2 --json &&
+	grep -qE '^\{"spins": \[\{"pocket": [0-9]+, "colour": "[a-z]+"\}, \{"pocket": [0-9]+, "colour": "[a-z]+"\}\]\}$' \
+		"$tmp/out" && pass || fail "roulette --json: $(cat "$tmp/out")"
+t 2 "roulette --sides" "$bin" --seed=1 --sides=38 roulette &&
+	has "$tmp/err" "roulette: --sides does not apply" "roulette --sides"
+t 0 "config --seed" "$bin" --seed=9 config &&
+	has "$tmp/out" "splitmix64 seeded with 9 (reproducible, not for security)" "config --seed"
+t 0 "config --json" "$bin" --random-source=/dev/zero config --json &&
+	same "$(cat "$tmp/out")" '{"bits": "file /dev/zero"}' "config --json"
+t 0 "stats --random-source" "$bin" --random-source=/dev/urandom --sides=100 stats -n 5000 &&
+	has "$tmp/out" "rolls:            5000 d100" "stats --random-source"
+t 0 "stats --json" "$bin" --seed=1 stats --json -n 100 &&
+	grep -qE '^\{"bits": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_per_roll": [0-9.]+\}$' \
+		"$tmp/out" && pass || fail "stats --json: $(cat "$tmp/out")"
+t 0 "bench --seed" "$bin" --seed=1 bench -t 1 --json &&
+	has "$tmp/out" '"rolls_per_s": ' "bench --seed --json"
+has "$("$bin" config --help >"$tmp/h"; echo "$tmp/h")" "--json" "config --help lists its options"
+# Every command with every source: each runs and exits 0.
+for src in --seed=5 --source=getrandom --random-source=/dev/urandom; do
+	for cmd in "roll 3d6" "shuffle 10" "sample 3 10" "craps -n 10" \
+		   "roulette -n 3" "config" "stats -n 10" "bench -t 1"; do
+		# shellcheck disable=SC2086
+		t 0 "$src $cmd" "$bin" "$src" $cmd
+	done
+done
+t 2 "two sources" "$bin" --seed=1 --source=getrandom roll &&
+	has "$tmp/err" "--seed and --source=getrandom exclude each other" "two sources"
+t 2 "--seed with --extractor" "$bin" --seed=1 --extractor=vn roll 3d6 &&
+	has "$tmp/err" "do not apply" "--seed with --extractor"
+t 2 "bad --seed" "$bin" --seed=x roll && has "$tmp/err" "invalid --seed 'x'" "bad --seed"
+t 1 "missing --random-source" "$bin" --random-source="$tmp/none" roll 3d6 &&
+	has "$tmp/err" "$tmp/none: No such file or directory" "missing --random-source"
+# A pipe works, and running out names the bits used.
+printf '\377' | "$bin" --random-source=/dev/stdin roll d256 d256 >"$tmp/out" 2>"$tmp/err"
+same "$?:$(cat "$tmp/out")" "1:256" "a pipe of 8 bits: one d256, then an error"
+has "$tmp/err" "the random source ran out after 8 bits" "running out names the bits used"
+
 # --- sample ---------------------------------------------------------------
 t 0 "sample 6 49" "$bin" --seed=1 sample 6 49 &&
 	same "$(sort -un "$tmp/out" | awk '$1 >= 1 && $1 <= 49' | wc -l)" 6 \
