@@ -281,6 +281,9 @@ t 0 "craps --seed" "$bin" --seed=1 craps -n 2000 && has "$tmp/out" "games: 2000"
 t 0 "craps --json" "$bin" --seed=1 craps -n 100 --json &&
 	grep -qE '^\{"games": 100, "wins": [0-9]+, "dice": [0-9]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
 		"$tmp/out" && pass || fail "craps --json: $(cat "$tmp/out")"
+# Progress goes to a terminal only: not into a file.
+t 0 "craps, long" "$bin" --seed=1 craps -n 300000 &&
+	same "$(cat "$tmp/err")" "" "no progress line when stderr is a file"
 t 2 "craps --sides" "$bin" --seed=1 --sides=8 craps &&
 	has "$tmp/err" "craps: --sides does not apply" "craps --sides"
 t 0 "roulette --source=getrandom" "$bin" --source=getrandom roulette -n 50 &&

@@ -152,7 +152,44 @@ struct fdt_case {
 enum {
 	FDT_CONTROL_PARITY1 = 100,	/* bit = parity of each single roll */
 	FDT_CONTROL_MOD6,		/* three fair bits, value mod 6 */
+	FDT_CONTROL_TREE_STREAM,	/* tree, each node's bit sent at once */
 };
+
+/*
+ * The binarization tree done the tempting way: von Neumann on each node's
+ * bits, each bit sent the moment its node has one. When a node fills
+ * depends on the bits of the nodes above it, so the order of the output
+ * leaks them: not exact, which is why tree sends a block's digits
+ * together.
+ */
+static void fdt_tree_stream(const u64 *faces, unsigned int len, u64 k,
+			    void (*out)(void *, u64, u64), void *ctx)
+{
+	u64 pending[64] = { 0 }, lo, hi, mid, node;
+	bool have[64] = { false };
+	unsigned int i;
+	u64 b;
+
+	for (i = 0; i < len; i++) {
+		for (lo = 0, hi = k, node = 1; hi - lo >= 2; ) {
+			mid = lo + (hi - lo) / 2;
+			b = faces[i] >= mid;
+			if (!have[node]) {
+				pending[node] = b;
+				have[node] = true;
+			} else {
+				if (pending[node] != b)
+					out(ctx, pending[node], 2);
+				have[node] = false;
+			}
+			node = 2 * node + b;
+			if (b)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+}
 
 struct fdt_sink_ctx {
 	struct fdt_out *out;
@@ -179,6 +216,10 @@ static void fdt_run(const struct fdt_case *tc, const u64 *faces,
 	if (tc->method == FDT_CONTROL_PARITY1) {
 		for (i = 0; i < tc->len; i++)
 			fdt_out_digit(out, faces[i] & 1, 2);
+		return;
+	}
+	if (tc->method == FDT_CONTROL_TREE_STREAM) {
+		fdt_tree_stream(faces, tc->len, tc->faces, fdt_out_digit, out);
 		return;
 	}
 	if (tc->method == FDT_CONTROL_MOD6) {
@@ -363,6 +404,7 @@ static const struct fdt_case fdt_cases[] = {
 	/* Controls: biased, and must be caught. */
 	{ "parity of single rolls", FDT_CONTROL_PARITY1, 3, 8, 0, 0, 0, false, false },
 	{ "3 fair bits mod 6", FDT_CONTROL_MOD6, 2, 12, 0, 0, 0, true, false },
+	{ "tree sending each node's bit at once", FDT_CONTROL_TREE_STREAM, 3, 8, 0, 0, 0, false, false },
 };
 
 static void fdt_exactness(void)
