@@ -41,12 +41,16 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 	       const char *shortopts, const struct option *longopts);
 int fdc_finish_output(void);
 void fdc_help(const char *text);
+void fdc_progress(const char *what, u64 done, u64 total);
+void fdc_progress_end(void);
+void fdc_json_bytes(const char *s, size_t len);
 
 /* The global options, as printed in every command's help. */
 extern const char fdc_global_help[];
 
 int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_sample(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv);

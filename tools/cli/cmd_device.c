@@ -12,14 +12,10 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fd_roll.h"
 
 #define FDC_SYSFS_PARAMS	"/sys/module/fairdie/parameters"
 #define FDC_SYSFS_DEVICE	"/sys/class/misc/fairdie"
-
-static const char *const fdc_format_names[FAIRDIE_FMT_COUNT] = {
-	[FAIRDIE_FMT_BINARY] = "binary",
-	[FAIRDIE_FMT_TEXT] = "text",
-};
 
 /* The names of the bits set in @mask, blank-separated. */
 static void fdc_print_mask(u32 mask, const char *(*name)(unsigned int),
@@ -81,14 +77,44 @@ static const char fdc_config_help[] =
 "what the machine offers (GET_INFO), the open file's settings, the module\n"
 "parameters (the defaults of new open files, from\n"
 "/sys/module/fairdie/parameters) and the device's sysfs attributes\n"
-"(/sys/class/misc/fairdie).\n"
+"(/sys/class/misc/fairdie). With --source=getrandom, --random-source or\n"
+"--seed, shows that source instead: the device is not opened.\n"
 "\n"
-"Options:\n";
+"Options:\n"
+"      --json              print the same as one JSON object\n"
+"  -h, --help              show this help and exit\n";
 
-static const struct option fdc_help_only_opts[] = {
+static const struct option fdc_config_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* What a userspace source is, for config, stats and bench. */
+static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
+{
+	char what[600];
+
+	switch (cfg->user_source) {
+	case FDC_USRC_FILE:
+		snprintf(what, sizeof(what), "file %s", cfg->random_file);
+		break;
+	case FDC_USRC_GETRANDOM:
+		snprintf(what, sizeof(what), "getrandom(2)");
+		break;
+	default:
+		snprintf(what, sizeof(what),
+			 "splitmix64 seeded with %llu (reproducible, not for security)",
+			 (unsigned long long)cfg->seed);
+		break;
+	}
+	if (json) {
+		printf("\"bits\": ");
+		fdc_json_bytes(what, strlen(what));
+	} else {
+		printf("fair bits from:   %s (the device is not used)\n", what);
+	}
+}
 
 /**
  * fdc_cmd_config() - fairdie config
@@ -105,9 +131,14 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_dev dev;
 	__u32 source, extractor, format;
 	__u64 sides;
+	bool json = false;
 	int c;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "h", fdc_help_only_opts)) != -1) {
+	while ((c = fdc_getopt(cfg, argc, argv, "h", fdc_config_opts)) != -1) {
+		if (c == 'J') {
+			json = true;
+			continue;
+		}
 		if (c != 'h')
 			return FDC_EXIT_USAGE;
 		fdc_help(fdc_config_help);
@@ -116,6 +147,12 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	if (optind != argc) {
 		fdc_err("config: unexpected argument '%s'", argv[optind]);
 		return FDC_EXIT_USAGE;
+	}
+	if (cfg->user_source != FDC_USRC_DEVICE) {
+		fputs(json ? "{" : "", stdout);
+		fdc_user_source_describe(cfg, json);
+		fputs(json ? "}\n" : "", stdout);
+		return fdc_finish_output();
 	}
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
@@ -132,18 +169,31 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	}
 	fdc_dev_close(&dev);
 
+	if (json) {
+		printf("{\"device\": ");
+		fdc_json_bytes(cfg->device, strlen(cfg->device));
+		printf(", \"abi_version\": %u, \"sources\": %u, \"extractors\": %u, ",
+		       info.version, info.sources, info.extractors);
+		printf("\"source\": \"%s\", \"extractor\": \"%s\", \"sides\": %llu, \"format\": \"%s\", ",
+		       fd_source_name(source), fd_extractor_name(extractor),
+		       (unsigned long long)sides, fd_format_name(format));
+		printf("\"sim\": {\"seed\": %llu, \"p1_num\": %llu, \"p1_den\": %llu}}\n",
+		       (unsigned long long)sim.seed,
+		       (unsigned long long)sim.p1_num,
+		       (unsigned long long)sim.p1_den);
+		return fdc_finish_output();
+	}
 	printf("device:           %s\n", cfg->device);
 	printf("abi version:      %u\n", info.version);
 	printf("sources:          ");
-	fdc_print_mask(info.sources, fdc_source_name, FAIRDIE_SRC_COUNT);
+	fdc_print_mask(info.sources, fd_source_name, FD_NR_SOURCES);
 	printf("extractors:       ");
-	fdc_print_mask(info.extractors, fdc_extractor_name, FAIRDIE_EXT_COUNT);
+	fdc_print_mask(info.extractors, fd_extractor_name, FD_NR_EXTRACTORS);
 	printf("this open file:\n");
-	printf("  source          %s\n", fdc_source_name(source));
-	printf("  extractor       %s\n", fdc_extractor_name(extractor));
+	printf("  source          %s\n", fd_source_name(source));
+	printf("  extractor       %s\n", fd_extractor_name(extractor));
 	printf("  sides           %llu\n", (unsigned long long)sides);
-	printf("  format          %s\n", format < FAIRDIE_FMT_COUNT ?
-	       fdc_format_names[format] : "unknown");
+	printf("  format          %s\n", fd_format_name(format));
 	printf("  sim coin        seed %llu, P(1) = %llu/%llu\n",
 	       (unsigned long long)sim.seed, (unsigned long long)sim.p1_num,
 	       (unsigned long long)sim.p1_den);
@@ -165,13 +215,52 @@ static const char fdc_stats_help[] =
 "\n"
 "Options:\n"
 "  -n, --count=COUNT       rolls to read first (default 1000; 0 shows the\n"
-"                          counters of a fresh open file)\n";
+"                          counters of a fresh open file)\n"
+"      --json              print the counters as one JSON object\n"
+"With --source=getrandom, --random-source or --seed, COUNT rolls of\n"
+"--sides (default 6) are made from that source and the fair bits they\n"
+"took are shown.\n";
 
 static const struct option fdc_stats_opts[] = {
 	{ "count", required_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static void fdc_json_stats(const struct fairdie_stats *st)
+{
+	printf("\"source_bits\": %llu, \"extracted_bits\": %llu, \"sampler_bits\": %llu, \"outputs\": %llu, \"source_retries\": %llu, \"source_failures\": %llu, \"health_failures\": %llu",
+	       (unsigned long long)st->source_bits,
+	       (unsigned long long)st->extracted_bits,
+	       (unsigned long long)st->sampler_bits,
+	       (unsigned long long)st->outputs,
+	       (unsigned long long)st->source_retries,
+	       (unsigned long long)st->source_failures,
+	       (unsigned long long)st->health_failures);
+}
+
+/* stats and bench on a userspace source: the fair bits per roll. */
+static void fdc_print_user_stats(const struct fdc_config *cfg,
+				 const struct fdc_dev *dev, u64 sides, u64 rolls,
+				 bool json)
+{
+	double per = rolls ? (double)dev->bits_used / rolls : 0;
+
+	if (json) {
+		fdc_user_source_describe(cfg, true);
+		printf(", \"sides\": %llu, \"rolls\": %llu, \"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
+		       (unsigned long long)sides, (unsigned long long)rolls,
+		       (unsigned long long)dev->bits_used, per);
+		return;
+	}
+	fdc_user_source_describe(cfg, false);
+	printf("rolls:            %llu d%llu\n", (unsigned long long)rolls,
+	       (unsigned long long)sides);
+	printf("fair bits used:   %llu\n", (unsigned long long)dev->bits_used);
+	printf("fair bits per roll:     %.4f (log2 %llu = %.4f)\n", per,
+	       (unsigned long long)sides, log2((double)sides));
+}
 
 static void fdc_print_stats(const struct fairdie_stats *st, u64 sides)
 {
@@ -211,7 +300,8 @@ static int fdc_read_sample(struct fdc_dev *dev, u64 sides, u64 n)
 		return -1;
 	}
 	dev->sides = sides;
-	dev->max_ahead = FDC_CACHE_MAX;
+	if (!dev->bits)
+		dev->max_ahead = FDC_CACHE_MAX;
 	while (n && !ret) {
 		chunk = n < FDC_CACHE_MAX ? n : FDC_CACHE_MAX;
 		ret = fdc_dev_rolls(dev, sides, buf, chunk);
@@ -236,6 +326,7 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	__u64 sides;
 	__u32 source, extractor;
 	u64 count = 1000;
+	bool json = false;
 	int c;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_stats_opts)) != -1) {
@@ -244,6 +335,9 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 			if (fdc_parse_count("stats", "COUNT", optarg, 0,
 					    FDC_MAX_COUNT, &count))
 				return FDC_EXIT_USAGE;
+			break;
+		case 'J':
+			json = true;
 			break;
 		case 'h':
 			fdc_help(fdc_stats_help);
@@ -258,6 +352,18 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
+	if (dev.bits) {
+		sides = cfg->sides ? cfg->sides : 6;
+		if (fdc_read_sample(&dev, sides, count)) {
+			fdc_dev_close(&dev);
+			return FDC_EXIT_FAILURE;
+		}
+		fputs(json ? "{" : "", stdout);
+		fdc_print_user_stats(cfg, &dev, sides, count, json);
+		fputs(json ? "}\n" : "", stdout);
+		fdc_dev_close(&dev);
+		return fdc_finish_output();
+	}
 	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIDES, &sides, "GET_SIDES") ||
 	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SOURCE, &source, "GET_SOURCE") ||
 	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
@@ -269,9 +375,17 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	}
 	fdc_dev_close(&dev);
 
+	if (json) {
+		printf("{\"rolls\": %llu, \"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
+		       (unsigned long long)count, (unsigned long long)sides,
+		       fd_source_name(source), fd_extractor_name(extractor));
+		fdc_json_stats(&st);
+		printf("}\n");
+		return fdc_finish_output();
+	}
 	printf("rolls read:       %llu d%llu (source %s, extractor %s)\n",
 	       (unsigned long long)count, (unsigned long long)sides,
-	       fdc_source_name(source), fdc_extractor_name(extractor));
+	       fd_source_name(source), fd_extractor_name(extractor));
 	fdc_print_stats(&st, sides);
 	return fdc_finish_output();
 }
@@ -287,10 +401,14 @@ static const char fdc_bench_help[] =
 "settings after the global options (e.g. --sides=256 --extractor=none).\n"
 "\n"
 "Options:\n"
-"  -t, --time=SECONDS      how long to read (default 3, at most 3600)\n";
+"  -t, --time=SECONDS      how long to read (default 3, at most 3600)\n"
+"      --json              print the figures as one JSON object\n"
+"With --source=getrandom, --random-source or --seed, rolls of --sides\n"
+"(default 6) are made from that source instead.\n";
 
 static const struct option fdc_bench_opts[] = {
 	{ "time", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -319,10 +437,14 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	__u32 source, extractor;
 	u64 seconds = 3, rolls = 0, *buf;
 	double start, elapsed;
+	bool json = false;
 	int c, ret = FDC_EXIT_FAILURE;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "t:h", fdc_bench_opts)) != -1) {
 		switch (c) {
+		case 'J':
+			json = true;
+			break;
 		case 't':
 			if (fdc_parse_count("bench", "SECONDS", optarg, 1, 3600,
 					    &seconds))
@@ -346,6 +468,24 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (fdc_dev_open(&dev, cfg))
 		goto out_free;
+	if (dev.bits) {
+		sides = cfg->sides ? cfg->sides : 6;
+		start = fdc_now();
+		do {
+			if (fdc_read_sample(&dev, sides, FDC_CACHE_MAX))
+				goto out_close;
+			rolls += FDC_CACHE_MAX;
+			elapsed = fdc_now() - start;
+		} while (elapsed < seconds);
+		if (json)
+			printf("{\"rolls_per_s\": %.0f, ", rolls / elapsed);
+		else
+			printf("rolls per second: %.0f\n", rolls / elapsed);
+		fdc_print_user_stats(cfg, &dev, sides, rolls, json);
+		fputs(json ? "}\n" : "", stdout);
+		ret = fdc_finish_output();
+		goto out_close;
+	}
 	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIDES, &sides, "GET_SIDES") ||
 	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SOURCE, &source, "GET_SOURCE") ||
 	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
@@ -363,14 +503,24 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_STATS, &st, "GET_STATS"))
 		goto out_close;
 
+	if (json) {
+		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", \"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
+		       (unsigned long long)sides, fd_source_name(source),
+		       fd_extractor_name(extractor), (unsigned long long)rolls,
+		       elapsed, rolls / elapsed);
+		fdc_json_stats(&st);
+		printf("}\n");
+		ret = fdc_finish_output();
+		goto out_close;
+	}
 	printf("settings:         d%llu, source %s, extractor %s\n",
-	       (unsigned long long)sides, fdc_source_name(source),
-	       fdc_extractor_name(extractor));
+	       (unsigned long long)sides, fd_source_name(source),
+	       fd_extractor_name(extractor));
 	printf("rolls:            %llu in %.2f s\n", (unsigned long long)rolls,
 	       elapsed);
 	printf("rolls per second: %.0f\n", rolls / elapsed);
 	printf("bytes per second: %.0f\n",
-	       rolls * fdc_roll_width(sides) / elapsed);
+	       rolls * fd_roll_width(sides) / elapsed);
 	printf("source bits per second: %.0f\n", st.source_bits / elapsed);
 	fdc_print_stats(&st, sides);
 	ret = fdc_finish_output();

@@ -7,8 +7,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "extract.h"
@@ -29,6 +31,11 @@ static const char fdc_extract_help[] =
 "            position of the odd one out, 3 equally likely\n"
 "  dijkstra  blocks of P rolls, not all equal: which of its P rotations the\n"
 "            block is (Dijkstra's roulette, on the faces), P equally likely\n"
+"  tree      blocks of --block rolls (64) through a binarization tree over\n"
+"            the faces, each node's bits ranked among their arrangements:\n"
+"            near the die's entropy, e.g. 2.23 fair bits per roll of a d6\n"
+"            weighted 1,1,2,2,1,1 (H = 2.5); the best method for a loaded\n"
+"            die\n"
 "  hash      SHA-256 of blocks of rolls holding twice as much declared\n"
 "            min-entropy as the 256 bits it outputs per block. NOT exactly\n"
 "            unbiased: only as good as the --min-entropy you declare\n"
@@ -39,25 +46,41 @@ static const char fdc_extract_help[] =
 "\n"
 "Options:\n"
 "  -k, --faces=K           faces of the input die, 2 to 4294967296\n"
-"  -m, --method=METHOD     parity, compare2, rank3, rank3x, dijkstra, hash\n"
-"                          or none\n"
+"  -m, --method=METHOD     parity, compare2, rank3, rank3x, dijkstra, tree,\n"
+"                          hash or none\n"
 "      --sides=N           print rolls 1..N, N from 2 to 2^64-1\n"
 "  -b, --bits              print bits (the default)\n"
+"  -c, --count=K           stop after K outputs (rolls or bits)\n"
+"  -z, --zero              the faces are 0..K-1 (a d10 labelled 0 to 9)\n"
 "  -p, --prime=P           dijkstra: the block length, a prime up to 61\n"
 "                          (default: 5 for a coin, 3 for more faces)\n"
+"      --block=N           tree: rolls per block, 2 to 64 (default 64);\n"
+"                          shorter blocks answer sooner, extract less\n"
+"      --json              print {\"method\": ..., \"rolls\": [...]} or\n"
+"                          {\"method\": ..., \"bits\": \"...\"} and the counts\n"
 "  -H, --min-entropy=H     hash: bits of min-entropy per roll you vouch\n"
 "                          for, above 0 and at most log2(K); required\n"
 "  -v, --verbose           print what went in and out on standard error\n"
 "\n"
-"Input: decimal numbers 1..K separated by blanks or newlines. Anything\n"
-"else stops extract with an error naming the line (exit status 1); what\n"
-"was printed before stays. Rolls of an unfinished block at the end are\n"
-"left unused.\n";
+"Input: decimal numbers 1..K (0..K-1 with --zero) separated by blanks or\n"
+"newlines; for a die of at most 9 faces (10 with --zero) a run of digits\n"
+"such as 123456 is one roll per digit. '#' starts a comment that runs to\n"
+"the end of the line. Anything else stops extract with an error naming the\n"
+"line (exit status 1); what was printed before stays. Each output is\n"
+"written as soon as it is determined. Rolls of an unfinished block at the\n"
+"end are left unused; when nothing comes out, standard error says why.\n"
+"\n"
+"extract uses no source of random bits: --device, --source, --extractor,\n"
+"--sim, --random-source and --seed do not apply to it.\n";
 
 static const struct option fdc_extract_opts[] = {
 	{ "faces", required_argument, NULL, 'k' },
 	{ "method", required_argument, NULL, 'm' },
 	{ "bits", no_argument, NULL, 'b' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "zero", no_argument, NULL, 'z' },
+	{ "block", required_argument, NULL, 'B' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "prime", required_argument, NULL, 'p' },
 	{ "min-entropy", required_argument, NULL, 'H' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -68,26 +91,82 @@ static const struct option fdc_extract_opts[] = {
 /**
  * struct fdc_printer - prints the sink's output
  * @bits: as a bit string, else as rolls 1..N
+ * @json: as JSON
  * @column: bits on the current line
+ * @printed: outputs printed
+ * @count: stop after this many, 0 for no limit
  */
 struct fdc_printer {
 	bool bits;
+	bool json;
 	unsigned int column;
+	u64 printed;
+	u64 count;
 };
 
 static void fdc_print_value(void *ctx, u64 v)
 {
 	struct fdc_printer *p = ctx;
 
-	if (!p->bits) {
-		printf("%llu\n", (unsigned long long)v + 1);
+	if (p->count && p->printed == p->count)
 		return;
+	if (p->json && !p->bits)
+		printf("%s%llu", p->printed ? ", " : "", (unsigned long long)v + 1);
+	else if (p->json)
+		putchar('0' + (int)v);
+	else if (!p->bits)
+		printf("%llu\n", (unsigned long long)v + 1);
+	else {
+		putchar('0' + (int)v);
+		if (++p->column == 64) {
+			putchar('\n');
+			p->column = 0;
+		}
 	}
-	putchar('0' + (int)v);
-	if (++p->column == 64) {
-		putchar('\n');
-		p->column = 0;
+	p->printed++;
+}
+
+/**
+ * struct fdc_input - standard input, read so that output never waits
+ * @buf: bytes read
+ * @pos: the next one
+ * @len: how many
+ * @eof: the end was reached
+ * @err: errno of a failed read, or 0
+ */
+struct fdc_input {
+	char buf[4096];
+	size_t pos;
+	size_t len;
+	bool eof;
+	int err;
+};
+
+/*
+ * The next byte, or EOF. Before waiting for more input, what was printed
+ * goes out: each output appears as soon as the rolls that decide it are
+ * typed.
+ */
+static int fdc_input_getc(struct fdc_input *in)
+{
+	ssize_t r;
+
+	if (in->pos < in->len)
+		return (unsigned char)in->buf[in->pos++];
+	if (in->eof)
+		return EOF;
+	fflush(stdout);
+	do {
+		r = read(STDIN_FILENO, in->buf, sizeof(in->buf));
+	} while (r < 0 && errno == EINTR);
+	if (r <= 0) {
+		in->eof = true;
+		in->err = r < 0 ? errno : 0;
+		return EOF;
 	}
+	in->pos = 1;
+	in->len = r;
+	return (unsigned char)in->buf[0];
 }
 
 /*
@@ -95,27 +174,38 @@ static void fdc_print_value(void *ctx, u64 v)
  * too long for @tok is cut and marked with a trailing "...", which no
  * number parses.
  */
-static bool fdc_next_token(FILE *in, char *tok, size_t size, u64 *line,
-			   u64 *tok_line)
+static bool fdc_next_token(struct fdc_input *in, char *tok, size_t size,
+			   u64 *line, u64 *tok_line)
 {
 	size_t n = 0;
 	bool cut = false;
 	int c;
 
-	do {
-		c = getc_unlocked(in);
+	for (;;) {
+		c = fdc_input_getc(in);
+		if (c == '#') {
+			/* A comment, to the end of the line. */
+			while (c != EOF && c != '\n')
+				c = fdc_input_getc(in);
+		}
 		if (c == '\n')
 			(*line)++;
-	} while (c != EOF && isspace(c));
+		if (c == EOF || !isspace(c))
+			break;
+	}
 	if (c == EOF)
 		return false;
 	*tok_line = *line;
-	while (c != EOF && !isspace(c)) {
+	while (c != EOF && !isspace(c) && c != '#') {
 		if (n + 4 < size)
 			tok[n++] = (char)c;
 		else
 			cut = true;
-		c = getc_unlocked(in);
+		c = fdc_input_getc(in);
+	}
+	if (c == '#') {
+		while (c != EOF && c != '\n')
+			c = fdc_input_getc(in);
 	}
 	if (c == '\n')
 		(*line)++;
@@ -125,30 +215,73 @@ static bool fdc_next_token(FILE *in, char *tok, size_t size, u64 *line,
 	return true;
 }
 
-static int fdc_extract_stream(struct fdc_extract *x, FILE *in)
+static int fdc_extract_stream(struct fdc_extract *x, bool zero,
+			      const struct fdc_printer *p)
 {
-	char tok[32];
-	u64 line = 1, tok_line, face;
+	static struct fdc_input in;
+	char tok[128];
+	u64 line = 1, tok_line, face, first = zero ? 0 : 1;
+	/* Runs of digits are rolls one digit each when every face is one. */
+	bool digits = x->faces - 1 + first <= 9;
+	size_t i, len;
 	int err;
 
-	while (fdc_next_token(in, tok, sizeof(tok), &line, &tok_line)) {
-		err = fdc_parse_u64(tok, &face);
-		if (err || !face || face > x->faces) {
-			fdc_err("extract: line %llu: '%s' is not %s (expected 1 to %llu)",
-				(unsigned long long)tok_line, tok,
-				err == -EINVAL ? "a number" : "a face of the die",
-				(unsigned long long)x->faces);
-			return -1;
+	while (fdc_next_token(&in, tok, sizeof(tok), &line, &tok_line)) {
+		len = strlen(tok);
+		for (i = 0; i < len; i++) {
+			if (digits && len > 1 && tok[i] >= '0' && tok[i] <= '9') {
+				face = tok[i] - '0';
+				err = 0;
+			} else {
+				err = fdc_parse_u64(tok, &face);
+				i = len;
+			}
+			if (err || face < first || face - first >= x->faces) {
+				fdc_err("extract: line %llu: '%s' is not %s (expected %llu to %llu)",
+					(unsigned long long)tok_line, tok,
+					err == -EINVAL ? "a number" : "a face of the die",
+					(unsigned long long)first,
+					(unsigned long long)(x->faces - 1 + first));
+				return -1;
+			}
+			fdc_extract_feed(x, face - first);
+			if (ferror(stdout) || (p->count && p->printed == p->count))
+				return 0;
 		}
-		fdc_extract_feed(x, face - 1);
-		if (ferror(stdout))
-			return 0;
 	}
-	if (ferror(in)) {
-		fdc_err("extract: standard input: %s", strerror(errno));
+	if (in.err) {
+		fdc_err("extract: standard input: %s", strerror(in.err));
 		return -1;
 	}
 	return 0;
+}
+
+/* Nothing came out: say why, on standard error. */
+static void fdc_extract_why(const struct fdc_extract *x,
+			    const struct fdc_sink *sink, bool bits)
+{
+	const char *m = fdc_method_name(x->method);
+
+	if (!x->rolls) {
+		fdc_err("extract: no output: the input holds no rolls");
+	} else if (x->method == FDC_METHOD_HASH && !x->used) {
+		fdc_err("extract: no output: a hash block takes %llu rolls at this --min-entropy, the input has %llu",
+			(unsigned long long)x->hash_rolls,
+			(unsigned long long)x->rolls);
+	} else if (x->block > 1 && !x->used) {
+		fdc_err("extract: no output: %s takes blocks of %u rolls, the input has %llu",
+			m, x->block, (unsigned long long)x->rolls);
+	} else if (!x->digits) {
+		fdc_err("extract: no output: none of the %llu blocks of %s was usable (%s)",
+			(unsigned long long)(x->used / x->block), m,
+			x->method == FDC_METHOD_PARITY ? "each pair had rolls of the same parity" :
+			x->method == FDC_METHOD_COMPARE2 ? "each pair had equal rolls" :
+			x->method == FDC_METHOD_RANK3 ? "no triple of distinct rolls" :
+			"the rolls of each block were all equal");
+	} else if (!bits) {
+		fdc_err("extract: no output: %.2f fair bits came out of %s, not enough for one roll of %llu sides",
+			x->bits, m, (unsigned long long)sink->sides);
+	}
 }
 
 /**
@@ -164,13 +297,13 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_printer printer = { 0 };
 	struct fdc_extract x;
 	struct fdc_sink sink;
-	u64 faces = 0, prime = 0, sides;
+	u64 faces = 0, prime = 0, block = 0, sides;
 	double min_entropy = 0;
-	bool bits = false, verbose = false, have_h = false, is_hash;
+	bool bits = false, verbose = false, have_h = false, is_hash, zero = false;
 	int c, method = -1, ret;
 	char *end;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "k:m:bp:H:vh",
+	while ((c = fdc_getopt(cfg, argc, argv, "k:m:bc:zp:H:vh",
 			       fdc_extract_opts)) != -1) {
 		switch (c) {
 		case 'k':
@@ -181,13 +314,29 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 		case 'm':
 			method = fdc_method_parse(optarg);
 			if (method < 0) {
-				fdc_err("extract: invalid --method '%s': expected parity, compare2, rank3, rank3x, dijkstra, hash or none",
+				fdc_err("extract: invalid --method '%s': expected parity, compare2, rank3, rank3x, dijkstra, tree, hash or none",
 					optarg);
 				return FDC_EXIT_USAGE;
 			}
 			break;
 		case 'b':
 			bits = true;
+			break;
+		case 'c':
+			if (fdc_parse_count("extract", "--count", optarg, 1,
+					    UINT64_MAX, &printer.count))
+				return FDC_EXIT_USAGE;
+			break;
+		case 'z':
+			zero = true;
+			break;
+		case 'B':
+			if (fdc_parse_count("extract", "--block", optarg, 2,
+					    FDC_TREE_MAX_BLOCK, &block))
+				return FDC_EXIT_USAGE;
+			break;
+		case 'J':
+			printer.json = true;
 			break;
 		case 'p':
 			if (fdc_parse_u64(optarg, &prime) || !fdc_is_prime(prime) ||
@@ -223,6 +372,10 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			argv[optind]);
 		return FDC_EXIT_USAGE;
 	}
+	if (cfg->user_source != FDC_USRC_DEVICE || cfg->device_opts) {
+		fdc_err("extract: --device, --source, --extractor, --sim, --random-source and --seed do not apply: the output is made from the rolls on standard input");
+		return FDC_EXIT_USAGE;
+	}
 	if (!faces || method < 0) {
 		fdc_err("extract: --faces and --method are required (try 'fairdie extract --help')");
 		return FDC_EXIT_USAGE;
@@ -239,6 +392,12 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 		fdc_err("extract: --prime is for --method=dijkstra only");
 		return FDC_EXIT_USAGE;
 	}
+	if (block && method != FDC_METHOD_TREE) {
+		fdc_err("extract: --block is for --method=tree only");
+		return FDC_EXIT_USAGE;
+	}
+	if (block)
+		prime = block;
 	is_hash = method == FDC_METHOD_HASH;
 	if (have_h != is_hash) {
 		fdc_err(have_h ? "extract: --min-entropy is for --method=hash only" :
@@ -268,20 +427,30 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_USAGE;
 	}
 
-	ret = fdc_extract_stream(&x, stdin) ? FDC_EXIT_FAILURE : FDC_EXIT_OK;
+	if (printer.json)
+		printf("{\"method\": \"%s\", \"%s\": %s", fdc_method_name(method),
+		       printer.bits ? "bits" : "rolls", printer.bits ? "\"" : "[");
+	ret = fdc_extract_stream(&x, zero, &printer) ? FDC_EXIT_FAILURE :
+	      FDC_EXIT_OK;
 	if (!ret)
 		fdc_sink_finish(&sink);
+	if (printer.json)
+		printf("%s, \"rolls_in\": %llu, \"fair_bits\": %.2f, \"outputs\": %llu}\n",
+		       printer.bits ? "\"" : "]", (unsigned long long)x.rolls,
+		       x.bits, (unsigned long long)printer.printed);
 	if (printer.column)
 		putchar('\n');
+	if (!ret && !printer.printed)
+		fdc_extract_why(&x, &sink, printer.bits);
 	if (verbose)
 		fprintf(stderr,
 			"extract: method %s: %llu rolls in, %llu left over; %.2f fair bits (%.4f per roll); %llu %s out (%.4f rolls in per output)\n",
 			fdc_method_name(method), (unsigned long long)x.rolls,
 			(unsigned long long)(x.rolls - x.used), x.bits,
 			x.rolls ? x.bits / x.rolls : 0.0,
-			(unsigned long long)sink.outputs,
+			(unsigned long long)printer.printed,
 			printer.bits ? "bits" : "rolls",
-			sink.outputs ? (double)x.rolls / sink.outputs : 0.0);
+			printer.printed ? (double)x.rolls / printer.printed : 0.0);
 	if (fdc_finish_output())
 		return FDC_EXIT_FAILURE;
 	return ret;

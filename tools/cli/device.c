@@ -13,75 +13,7 @@
 
 #include "cli.h"
 #include "device.h"
-
-static const char *const fdc_source_names[FAIRDIE_SRC_COUNT] = {
-	[FAIRDIE_SRC_AUTO] = "auto",
-	[FAIRDIE_SRC_RDSEED] = "rdseed",
-	[FAIRDIE_SRC_RDRAND] = "rdrand",
-	[FAIRDIE_SRC_CRNG] = "crng",
-	[FAIRDIE_SRC_SIM] = "sim",
-};
-
-static const char *const fdc_extractor_names[FAIRDIE_EXT_COUNT] = {
-	[FAIRDIE_EXT_VN] = "vn",
-	[FAIRDIE_EXT_PERES] = "peres",
-	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
-	[FAIRDIE_EXT_NONE] = "none",
-};
-
-/**
- * fdc_source_name() - the name of a source, as --source takes it
- * @src: FAIRDIE_SRC_x
- *
- * Return: the name, or "unknown".
- */
-const char *fdc_source_name(unsigned int src)
-{
-	return src < FAIRDIE_SRC_COUNT ? fdc_source_names[src] : "unknown";
-}
-
-/**
- * fdc_source_parse() - the source named @name
- * @name: auto, rdseed, rdrand, crng or sim
- *
- * Return: FAIRDIE_SRC_x, or -1.
- */
-int fdc_source_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < FAIRDIE_SRC_COUNT; i++)
-		if (!strcmp(name, fdc_source_names[i]))
-			return i;
-	return -1;
-}
-
-/**
- * fdc_extractor_name() - the name of an extractor, as --extractor takes it
- * @ext: FAIRDIE_EXT_x
- *
- * Return: the name, or "unknown".
- */
-const char *fdc_extractor_name(unsigned int ext)
-{
-	return ext < FAIRDIE_EXT_COUNT ? fdc_extractor_names[ext] : "unknown";
-}
-
-/**
- * fdc_extractor_parse() - the extractor named @name
- * @name: vn, peres, dijkstra or none
- *
- * Return: FAIRDIE_EXT_x, or -1.
- */
-int fdc_extractor_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < FAIRDIE_EXT_COUNT; i++)
-		if (!strcmp(name, fdc_extractor_names[i]))
-			return i;
-	return -1;
-}
+#include "fd_roll.h"
 
 /**
  * fdc_config_init() - the settings before any option: all module defaults
@@ -93,25 +25,6 @@ void fdc_config_init(struct fdc_config *cfg)
 	cfg->device = FDC_DEFAULT_DEVICE;
 	cfg->source = -1;
 	cfg->extractor = -1;
-}
-
-/**
- * fdc_roll_width() - bytes per roll in the binary format
- * @sides: the number of sides
- *
- * Return: 1, 2, 4 or 8, the smallest width that holds @sides - 1.
- */
-unsigned int fdc_roll_width(u64 sides)
-{
-	u64 max = sides - 1;
-
-	if (max <= 0xff)
-		return 1;
-	if (max <= 0xffff)
-		return 2;
-	if (max <= 0xffffffffULL)
-		return 4;
-	return 8;
 }
 
 /**
@@ -177,7 +90,7 @@ static void fdc_read_err(struct fdc_dev *dev, int err)
 
 static int fdc_real_read(struct fdc_dev *dev, u64 *vals, size_t n)
 {
-	unsigned int width = fdc_roll_width(dev->sides);
+	unsigned int width = fd_roll_width(dev->sides);
 	u8 buf[65536];
 	size_t chunk, want, got, i;
 	ssize_t r;
@@ -200,34 +113,8 @@ static int fdc_real_read(struct fdc_dev *dev, u64 *vals, size_t n)
 				return -1;
 			}
 		}
-		for (i = 0; i < chunk; i++) {
-			const u8 *p = buf + i * width;
-			u64 v;
-
-			switch (width) {
-			case 1:
-				v = *p;
-				break;
-			case 2: {
-				u16 w;
-
-				memcpy(&w, p, sizeof(w));
-				v = w;
-				break;
-			}
-			case 4: {
-				u32 w;
-
-				memcpy(&w, p, sizeof(w));
-				v = w;
-				break;
-			}
-			default:
-				memcpy(&v, p, sizeof(v));
-				break;
-			}
-			vals[i] = v;
-		}
+		for (i = 0; i < chunk; i++)
+			vals[i] = fd_get_roll(buf + i * width, width);
 		vals += chunk;
 		n -= chunk;
 	}
@@ -252,7 +139,12 @@ static void fdc_open_err(const char *path, int err)
 	case ENOENT:
 	case ENXIO:
 	case ENODEV:
-		fdc_err("%s: %s (is the module loaded? try 'sudo modprobe fairdie')",
+		/* Only the default path says anything about the module. */
+		if (strcmp(path, FDC_DEFAULT_DEVICE)) {
+			fdc_err("%s: %s", path, strerror(err));
+			break;
+		}
+		fdc_err("%s: %s (load the module: 'sudo modprobe fairdie'; or take fair bits from elsewhere: --source=getrandom, --random-source=FILE or --seed=N)",
 			path, strerror(err));
 		break;
 	case EACCES:
@@ -288,17 +180,17 @@ static int fdc_dev_configure(struct fdc_dev *dev, const struct fdc_config *cfg,
 				char avail[64] = "";
 				unsigned int i;
 
-				for (i = 0; i < FAIRDIE_SRC_COUNT; i++) {
+				for (i = 0; i < FD_NR_SOURCES; i++) {
 					if (!(info->sources & (1U << i)))
 						continue;
 					strcat(avail, avail[0] ? ", " : "");
-					strcat(avail, fdc_source_name(i));
+					strcat(avail, fd_source_name(i));
 				}
 				fdc_err("%s: source '%s' is not available on this machine (available: %s)",
-					dev->path, fdc_source_name(src), avail);
+					dev->path, fd_source_name(src), avail);
 			} else {
 				fdc_err("%s: SET_SOURCE %s: %s", dev->path,
-					fdc_source_name(src), strerror(errno));
+					fd_source_name(src), strerror(errno));
 			}
 			return -1;
 		}
@@ -336,6 +228,8 @@ int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
 	dev->max_ahead = FDC_CACHE_MAX;
 	dev->fd = -1;
 	fdc_draw_init(&dev->draw);
+	if (cfg->user_source != FDC_USRC_DEVICE)
+		return fdc_bits_open(dev, cfg);
 #ifdef FDC_FAKE_DEVICE
 	/* Test builds only: "fake:SEED" is the deterministic double. */
 	if (!strncmp(cfg->device, "fake:", 5)) {
@@ -355,8 +249,11 @@ int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
 	}
 	dev->ops = &fdc_real_ops;
 	memset(&info, 0, sizeof(info));
-	if (fdc_dev_ioctl(dev, FAIRDIE_IOC_GET_INFO, &info, "GET_INFO"))
+	if (ioctl(dev->fd, FAIRDIE_IOC_GET_INFO, &info)) {
+		fdc_err("%s: not a fairdie device (GET_INFO: %s)", dev->path,
+			strerror(errno));
 		goto out_close;
+	}
 	if (info.version != FAIRDIE_ABI_VERSION) {
 		fdc_err("%s: ABI version %u, this tool knows version %u",
 			dev->path, info.version, FAIRDIE_ABI_VERSION);

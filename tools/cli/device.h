@@ -26,6 +26,7 @@
 
 #include <linux/fairdie.h>
 
+#include "fd_names.h"
 #include "fd_shim.h"
 
 #define FDC_DEFAULT_DEVICE	"/dev/fairdie"
@@ -36,6 +37,20 @@
 #define FDC_CACHE_MAX		4096
 
 /**
+ * enum fdc_user_source - where the fair bits come from
+ * @FDC_USRC_DEVICE: the device (the default)
+ * @FDC_USRC_FILE: a file or pipe (--random-source=FILE)
+ * @FDC_USRC_GETRANDOM: getrandom(2) (--source=getrandom)
+ * @FDC_USRC_SEED: splitmix64 from a seed (--seed=N), not for security
+ */
+enum fdc_user_source {
+	FDC_USRC_DEVICE,
+	FDC_USRC_FILE,
+	FDC_USRC_GETRANDOM,
+	FDC_USRC_SEED,
+};
+
+/**
  * struct fdc_config - what the global options ask of the open file
  * @device: path of the device
  * @source: FAIRDIE_SRC_x, or -1 to keep the module's default
@@ -43,6 +58,10 @@
  * @sides: sides to set at open, 0 to keep the module's default
  * @have_sim: @sim was given
  * @sim: the simulated coin (--sim)
+ * @device_opts: how many options that configure the device were given
+ * @user_source: where the bits come from
+ * @random_file: the file of --random-source
+ * @seed: the seed of --seed
  */
 struct fdc_config {
 	const char *device;
@@ -51,9 +70,14 @@ struct fdc_config {
 	u64 sides;
 	bool have_sim;
 	struct fairdie_sim sim;
+	unsigned int device_opts;
+	enum fdc_user_source user_source;
+	const char *random_file;
+	u64 seed;
 };
 
 struct fdc_dev;
+struct fdc_bits;
 
 /**
  * struct fdc_dev_ops - what a device does
@@ -147,6 +171,8 @@ struct fdc_draw {
  * @tick: a clock for @cache's eviction
  * @draw: the state of fdc_dev_draw()
  * @priv: the test double's state
+ * @bits: the userspace source of fair bits, or NULL for the device
+ * @bits_used: fair bits taken from @bits
  */
 struct fdc_dev {
 	const struct fdc_dev_ops *ops;
@@ -160,6 +186,8 @@ struct fdc_dev {
 	u64 tick;
 	struct fdc_draw draw;
 	void *priv;
+	struct fdc_bits *bits;
+	u64 bits_used;
 };
 
 void fdc_config_init(struct fdc_config *cfg);
@@ -174,12 +202,10 @@ int fdc_dev_draw(struct fdc_dev *dev, u64 n, u64 *out);
 void fdc_dev_draw_expect(struct fdc_dev *dev, double bits);
 int fdc_dev_ioctl(struct fdc_dev *dev, unsigned long req, void *arg,
 		  const char *name);
-unsigned int fdc_roll_width(u64 sides);
 
-const char *fdc_source_name(unsigned int src);
-int fdc_source_parse(const char *name);
-const char *fdc_extractor_name(unsigned int ext);
-int fdc_extractor_parse(const char *name);
+/* Userspace sources of fair bits (source.c). */
+int fdc_bits_open(struct fdc_dev *dev, const struct fdc_config *cfg);
+int fdc_bits_take(struct fdc_dev *dev, unsigned int k, u64 *v);
 
 /* The test double (device_fake.c). */
 int fdc_fake_open(struct fdc_dev *dev, u64 seed);

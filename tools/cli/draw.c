@@ -149,6 +149,13 @@ static int fdc_draw_fill(struct fdc_dev *dev, struct fdc_draw *d,
 	while (!(d->m >> precision)) {
 		/* 2^(L-1) <= M < 2^L: 2^need M reaches 2^precision. */
 		need = precision + 1 - fdc_bit_length(d->m);
+		if (dev->bits && !d->nacc) {
+			/* A userspace source: just the bits needed. */
+			d->nacc = need < 32 ? need : 32;
+			if (fdc_bits_take(dev, d->nacc, &d->acc))
+				return -1;
+			d->bits_read += d->nacc;
+		}
 		if (!d->nacc && fdc_draw_next(dev, d, need))
 			return -1;
 		k = need < d->nacc ? need : d->nacc;

@@ -20,6 +20,9 @@
 
 #define FDC_EXTRACT_MAX_FACES	BIT_ULL(32)
 #define FDC_EXTRACT_MAX_PRIME	61
+/* tree: rolls per block; C(64, 32) < 2^64 keeps every digit in a u64. */
+#define FDC_TREE_MAX_BLOCK	64
+#define FDC_TREE_DEFAULT_BLOCK	64
 /* hash: the declared entropy of a block is this many times its output. */
 #define FDC_HASH_SAFETY		2
 #define FDC_HASH_OUT_BITS	(8 * FDC_SHA256_DIGEST_SIZE)
@@ -33,6 +36,7 @@ enum fdc_method {
 	FDC_METHOD_RANK3,	/* order of three distinct faces: base 6 */
 	FDC_METHOD_RANK3X,	/* rank3, plus the odd one out of a tie: base 3 */
 	FDC_METHOD_DIJKSTRA,	/* rotation of p faces, not all equal: base p */
+	FDC_METHOD_TREE,	/* binarization tree, each node's bits ranked */
 	FDC_METHOD_HASH,	/* SHA-256 of blocks: NOT exactly unbiased */
 	FDC_METHOD_NONE,	/* the die is fair: each roll is a base-K digit */
 	FDC_METHOD_COUNT
@@ -62,7 +66,7 @@ struct fdc_extract {
 	u64 faces;
 	unsigned int block;
 	u64 hash_rolls;
-	u64 buf[FDC_EXTRACT_MAX_PRIME];
+	u64 buf[FDC_TREE_MAX_BLOCK];
 	unsigned int have;
 	struct fdc_sha256 sha;
 	u64 rolls;

@@ -4,6 +4,8 @@
  */
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "games.h"
@@ -159,4 +161,115 @@ const char *fdc_colour_name(enum fdc_colour colour)
 	default:
 		return "green";
 	}
+}
+
+/*
+ * The partial shuffle's swaps: position -> item, for the positions moved
+ * so far (every other position i still holds item i). Open addressing;
+ * a sample of K touches at most 2K positions.
+ */
+struct fdc_swaps {
+	u64 *key;
+	u64 *val;
+	size_t cap;
+};
+
+static u64 *fdc_swaps_slot(struct fdc_swaps *m, u64 pos)
+{
+	size_t i = (size_t)((pos * 0x9e3779b97f4a7c15ULL) >> 20) & (m->cap - 1);
+
+	/* Keys are stored plus one: 0 marks a free slot. */
+	while (m->key[i] && m->key[i] != pos + 1)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->key[i]) {
+		m->key[i] = pos + 1;
+		m->val[i] = pos;
+	}
+	return &m->val[i];
+}
+
+/**
+ * fdc_sample() - @k distinct values of [0, @n) in random order, exactly
+ * @dev: where the draws come from
+ * @n: the population, at least @k
+ * @k: how many
+ * @out: the values
+ * @last: this is the run's last sample: its final draw keeps no reserve
+ *	(see below)
+ *
+ * A partial Fisher-Yates shuffle: the i-th value is the item at a
+ * position drawn from [i, n), which then swaps with position i. The
+ * n (n - 1) ... (n - k + 1) sequences of draws map one to one onto the
+ * ordered samples, each with probability exactly 1 / (n!/(n - k)!).
+ * Consecutive draws are taken together while the product of their sizes
+ * fits in 64 bits: one exact draw from [0, n_1 n_2 ... n_m), split in
+ * mixed radix, is exactly m independent draws, and costs fewer bits. The
+ * last draw of a run fills the uniform state only to its own size, so
+ * that a single sample costs close to log2(n!/(n - k)!) rather than that
+ * plus the state's reserve of about 13 bits.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_sample(struct fdc_dev *dev, u64 n, u64 k, u64 *out, bool last)
+{
+	struct fdc_swaps m = { 0 };
+	u64 i = 0, j, prod, r, size, *a, *b;
+	unsigned int slack = dev->draw.slack;
+	int ret = -1;
+
+	for (m.cap = 16; m.cap < 4 * k; m.cap *= 2)
+		;
+	m.key = calloc(m.cap, sizeof(*m.key));
+	m.val = calloc(m.cap, sizeof(*m.val));
+	if (!m.key || !m.val) {
+		fdc_err("out of memory");
+		goto out_free;
+	}
+	while (i < k) {
+		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
+		prod = 1;
+		for (j = i; j < k && prod <= UINT64_MAX / (n - j); j++)
+			prod *= n - j;
+		if (last && j == k)
+			dev->draw.slack = 0;
+		r = 0;
+		if (fdc_dev_draw(dev, prod, &r))
+			goto out_free;
+		dev->draw.slack = slack;
+		for (; i < j; i++) {
+			size = n - i;
+			a = fdc_swaps_slot(&m, i);
+			b = fdc_swaps_slot(&m, i + r % size);
+			r /= size;
+			out[i] = *b;
+			*b = *a;
+			*a = out[i];
+		}
+	}
+	ret = 0;
+
+out_free:
+	free(m.key);
+	free(m.val);
+	return ret;
+}
+
+/**
+ * fdc_log2_falling() - log2(@n!/(@n - @k)!), the bits a sample needs
+ * @n: the population
+ * @k: the sample's size
+ *
+ * Return: the sum of log2(n - i) for i < @k.
+ */
+double fdc_log2_falling(u64 n, u64 k)
+{
+	double bits = 0;
+	u64 i;
+
+	if (k > 1000000)
+		return (lgamma((double)n + 1) - lgamma((double)(n - k) + 1)) /
+		       M_LN2;
+	for (i = 0; i < k; i++)
+		bits += log2((double)(n - i));
+	return bits;
 }

@@ -24,6 +24,8 @@ enum fdc_colour {
 
 double fdc_log2_factorial(u64 n);
 int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n);
+int fdc_sample(struct fdc_dev *dev, u64 n, u64 k, u64 *out, bool last);
+double fdc_log2_falling(u64 n, u64 k);
 int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace);
 int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used);
 enum fdc_colour fdc_roulette_colour(unsigned int pocket);

@@ -22,8 +22,9 @@ struct fdc_command {
 };
 
 static const struct fdc_command fdc_commands[] = {
-	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 2d10x, d%" },
+	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8" },
 	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of 1..N, or of the lines of stdin" },
+	{ "sample", fdc_cmd_sample, "K distinct values of 1..N in random order" },
 	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495" },
 	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)" },
 	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die" },
@@ -36,7 +37,8 @@ static const char fdc_main_help[] =
 "Usage: fairdie [OPTION]... COMMAND [ARG]...\n"
 "Exactly fair dice from /dev/fairdie: the CPU's hardware random number\n"
 "generator, debiased in the kernel and turned into rolls by exact rejection\n"
-"sampling. Every face has probability exactly 1/sides.\n"
+"sampling. Every face has probability exactly 1/sides. Without the module,\n"
+"--source=getrandom, --random-source=FILE or --seed=N give the bits.\n"
 "\n"
 "Commands:\n";
 

@@ -76,7 +76,7 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle craps roulette extract config stats bench"
+commands="roll shuffle sample craps roulette extract config stats bench"
 
 # --- help and usage -------------------------------------------------------
 t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"
@@ -119,8 +119,19 @@ t 2 "explode forever" "$bin" roll d6x1 &&
 # --- the real device, absent or wrong -------------------------------------
 t 1 "missing device" "$bin" --device="$tmp/nodev" roll 3d6 &&
 	same "$(cat "$tmp/err")" \
-		"fairdie: $tmp/nodev: No such file or directory (is the module loaded? try 'sudo modprobe fairdie')" \
-		"missing device message"
+		"fairdie: $tmp/nodev: No such file or directory" \
+		"missing device message: no modprobe hint for another path"
+# The default path, when absent, names the module and the other sources.
+if [ ! -e /dev/fairdie ]; then
+	t 1 "no /dev/fairdie" "$bin" roll 3d6 &&
+		has "$tmp/err" "sudo modprobe fairdie" "no /dev/fairdie: modprobe"
+	has "$tmp/err" "--source=getrandom, --random-source=FILE or --seed=N" \
+		"no /dev/fairdie: the other sources"
+fi
+t 1 "/dev/urandom" "$bin" --device=/dev/urandom roll &&
+	same "$(cat "$tmp/err")" \
+		"fairdie: /dev/urandom: not a fairdie device (GET_INFO: Invalid argument)" \
+		"--device=/dev/urandom"
 : >"$tmp/file"
 t 1 "not a device" "$bin" roll d6 --device="$tmp/file" &&
 	has "$tmp/err" "not a fairdie device" "not a device"
@@ -140,7 +151,13 @@ t 0 "d%" "$fake" $f roll 'd%' -n 300 && range "$tmp/out" 1 100 300 "d%"
 t 0 "2d10x" "$fake" $f roll 2d10x -n 300 &&
 	range "$tmp/out" 2 100000 300 "2d10x"
 t 0 "sides" "$fake" $f --sides=20 roll -n 100 && range "$tmp/out" 1 20 100 "--sides 20"
-t 0 "default d6" "$fake" $f roll -n 100 && range "$tmp/out" 1 6 100 "roll"
+input '3d6\n# a comment\n\n2d8 # two d8\n'
+t 0 "expressions from stdin" "$fake" $f roll &&
+	awk 'NR == 1 && $1 >= 3 && $1 <= 18 { a = 1 }
+	     NR == 2 && $1 >= 2 && $1 <= 16 { b = 1 }
+	     END { exit !(a && b && NR == 2) }' "$tmp/out" && pass ||
+	fail "printf '3d6\\n2d8' | roll: $(cat "$tmp/out")"
+input ''
 t 0 "joined arguments" "$fake" $f roll 2d6 + 3 -n 50 &&
 	range "$tmp/out" 5 15 50 "2d6 + 3"
 t 0 "subtraction" "$fake" $f roll 'd4-10' -n 50 &&
@@ -159,6 +176,60 @@ else
 	fail "4d6k3 -v: totals do not match the kept dice: $(head -n 3 "$tmp/out")"
 fi
 
+# The dice language, with --seed (no device).
+s="--seed=7"
+t 0 "several expressions" "$bin" $s roll 3d6 2d8 'd20 + 4' &&
+	same "$(wc -l <"$tmp/out")" 3 "3d6 2d8 'd20 + 4': one line each"
+t 0 "6x4d6k3" "$bin" $s roll 6x4d6k3 -n 5 &&
+	awk 'NF != 6 { bad = 1 } { for (i = 1; i <= NF; i++)
+		if ($i < 3 || $i > 18) bad = 1 } END { exit bad || NR != 5 }' \
+		"$tmp/out" && pass || fail "6x4d6k3: $(head -n 2 "$tmp/out")"
+t 0 "3d6*100" "$bin" $s roll '3d6*100' -n 50 &&
+	awk '$1 % 100 || $1 < 300 || $1 > 1800 { bad = 1 } END { exit bad }' \
+		"$tmp/out" && pass || fail "3d6*100: $(head -n 2 "$tmp/out")"
+t 0 "d20/2" "$bin" $s roll d20/2 -n 200 && range "$tmp/out" 0 10 200 "d20/2"
+t 0 "4d6dl1" "$bin" $s roll 4d6dl1 -n 100 && range "$tmp/out" 3 18 100 "4d6dl1"
+t 0 "4d6dh1" "$bin" $s roll 4d6dh1 -n 100 && range "$tmp/out" 3 18 100 "4d6dh1"
+t 0 "2d6!" "$bin" $s roll '2d6!' -n 100 && range "$tmp/out" 2 100000 100 "2d6!"
+t 0 "d6r1" "$bin" $s roll 'd6r1' -n 300 && range "$tmp/out" 2 6 300 "d6r1"
+t 0 "d6r<3" "$bin" $s roll 'd6r<3' -n 300 && range "$tmp/out" 3 6 300 "d6r<3"
+t 0 "10d10>=8" "$bin" $s roll '10d10>=8' -n 300 && range "$tmp/out" 0 10 300 "10d10>=8"
+t 0 "4dF" "$bin" $s roll 4dF -n 300 && range "$tmp/out" -4 4 300 "4dF"
+t 0 "4dF -v" "$bin" $s roll -v 4dF && grep -qE '^-?[0-9]+	4dF\[[-+][01] [-+][01] [-+][01] [-+][01]\]$' \
+	"$tmp/out" && pass || fail "4dF -v: $(cat "$tmp/out")"
+# Reproducible: the same seed gives the same rolls, another seed others.
+"$bin" --seed=42 roll 10x3d6 >"$tmp/a" 2>&1
+"$bin" --seed=42 roll 10x3d6 >"$tmp/b" 2>&1
+"$bin" --seed=43 roll 10x3d6 >"$tmp/c" 2>&1
+same "$(cat "$tmp/a")" "$(cat "$tmp/b")" "--seed reproduces"
+cmp -s "$tmp/a" "$tmp/c" && fail "--seed=42 and 43 gave the same rolls" || pass
+# --sides near 2^64 without an expression: one die, no parse error.
+t 0 "huge --sides" "$bin" $s --sides=18446744073709551615 roll -n 3 &&
+	same "$(grep -cE '^[0-9]+$' "$tmp/out")" 3 "huge --sides: 3 rolls"
+# --stats: histogram beside the exact distribution, and the p-value.
+t 0 "--stats" "$bin" $s roll --stats -n 20000 3d6 &&
+	has "$tmp/out" "      10" "--stats lists the totals"
+has "$tmp/out" "0.125000" "--stats: P(3d6 = 10) = 27/216 exactly"
+has "$tmp/out" "with 15 degrees of freedom: p = " "--stats: chi-square p-value"
+t 0 "--stats 4d6k3" "$bin" $s roll --stats -n 1000 4d6k3 &&
+	has "$tmp/out" "0.016204" "--stats: P(4d6k3 = 18) = 21/1296"
+t 1 "--stats exploding" "$bin" $s roll --stats 2d6x &&
+	has "$tmp/err" "exploding dice have no finite distribution" "--stats 2d6x"
+# A fair stream gives p-values that are not tiny; a loaded one would.
+"$bin" --seed=3 roll --stats -n 50000 2d6 4dF '10d10>=8' 4d6k3 'd6r1' >"$tmp/out" 2>&1
+awk '/p = / { split($0, a, "p = "); if (a[2] < 0.0001) bad = 1; n++ }
+	END { exit bad || n != 5 }' "$tmp/out" && pass ||
+	fail "--stats p-values: $(grep 'p = ' "$tmp/out")"
+# --json
+t 0 "roll --json" "$bin" $s roll --json 3d6 2x2d4 &&
+	grep -qE '^\{"rolls": \[\{"expr": "3d6", "totals": \[[0-9]+\]\}, \{"expr": "2x2d4", "totals": \[\[[0-9]+, [0-9]+\]\]\}\]\}$' \
+		"$tmp/out" && pass || fail "roll --json: $(cat "$tmp/out")"
+t 0 "roll --stats --json" "$bin" $s roll --stats --json -n 100 d4 &&
+	grep -qE '^\{"stats": \[\{"expr": "d4", "rolls": 100, "histogram": \[\{"total": 1, "count": [0-9]+, "exact": 0.25\}, .*"p_value": [0-9.]+\}\]\}$' \
+		"$tmp/out" && pass || fail "roll --stats --json: $(cat "$tmp/out")"
+t 2 "bad second expression" "$bin" $s roll 3d6 4d6q &&
+	same "$(cat "$tmp/out")" "" "nothing rolled before a bad expression"
+
 # --- shuffle --------------------------------------------------------------
 t 0 "shuffle 100" "$fake" $f shuffle 100 &&
 	same "$(sort -n "$tmp/out" | tr '\n' ' ')" "$(seq 1 100 | tr '\n' ' ')" \
@@ -176,19 +247,113 @@ t 0 "shuffle -" "$fake" $f shuffle - &&
 rm -f "$tmp/in"
 t 2 "shuffle abc" "$fake" $f shuffle abc && has "$tmp/err" "invalid N 'abc'" "shuffle abc"
 t 2 "shuffle without N" "$fake" $f shuffle
-# -n COUNT: one permutation per line; the state carries over between them.
-t 0 "shuffle -n" "$fake" $f shuffle -n 500 4
+# --count: one permutation per line; the state carries over between them.
+t 0 "shuffle --count" "$fake" $f shuffle --count 500 4
 if awk '{ if (NF != 4) bad = 1; delete seen
 		for (i = 1; i <= NF; i++) if ($i !~ /^[1-4]$/ || seen[$i]++) bad = 1
 		c[$0]++ }
 	END { for (p in c) n++; exit bad || NR != 500 || n != 24 }' "$tmp/out"; then
 	pass
 else
-	fail "shuffle -n 500 4: not 500 lines of permutations of 1..4, all 24 seen"
+	fail "shuffle --count 500 4: not 500 lines of permutations of 1..4, all 24 seen"
 fi
-t 2 "shuffle -n with -" "$fake" $f shuffle -n 2 - &&
-	has "$tmp/err" "shuffle: --count works with N, not with '-'" "shuffle -n with -"
-t 2 "shuffle -n 0" "$fake" $f shuffle -n 0 5 && has "$tmp/err" "invalid COUNT '0'" "shuffle -n 0"
+t 2 "shuffle --count with -" "$fake" $f shuffle --count 2 - &&
+	has "$tmp/err" "shuffle: --count works with N, not with '-'" "shuffle --count with -"
+t 2 "shuffle --count 0" "$fake" $f shuffle --count 0 5 &&
+	has "$tmp/err" "invalid COUNT '0'" "shuffle --count 0"
+# -n K: a partial shuffle, K distinct items; every ordered pair of 1..4.
+t 0 "shuffle -n" "$bin" --seed=5 shuffle -n 2 --count 2000 4 &&
+	awk 'NF != 2 || $1 == $2 || $1 < 1 || $1 > 4 || $2 < 1 || $2 > 4 { bad = 1 }
+		{ c[$0]++ } END { for (p in c) n++; exit bad || n != 12 }' "$tmp/out" &&
+	pass || fail "shuffle -n 2 --count 2000 4: $(head -n 3 "$tmp/out")"
+input 'a\nb\nc\nd\n'
+t 0 "shuffle -n -" "$bin" --seed=5 shuffle -n 3 - &&
+	same "$(sort -u "$tmp/out" | wc -l)" 3 "shuffle -n 3 -: three distinct lines"
+t 0 "shuffle --json -" "$bin" --seed=5 shuffle --json - &&
+	grep -qE '^\{"lines": \["[a-d]", "[a-d]", "[a-d]", "[a-d]"\]\}$' "$tmp/out" &&
+	pass || fail "shuffle --json -: $(cat "$tmp/out")"
+rm -f "$tmp/in"
+t 2 "shuffle --sides" "$bin" --seed=5 --sides=6 shuffle 5 &&
+	has "$tmp/err" "--sides does not apply" "shuffle --sides"
+
+# --- games, config, stats and bench without the device ----------------------
+t 0 "craps --seed" "$bin" --seed=1 craps -n 2000 && has "$tmp/out" "games: 2000" "craps --seed"
+t 0 "craps --json" "$bin" --seed=1 craps -n 100 --json &&
+	grep -qE '^\{"games": 100, "wins": [0-9]+, "dice": [0-9]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
+		"$tmp/out" && pass || fail "craps --json: $(cat "$tmp/out")"
+# Progress goes to a terminal only: not into a file.
+t 0 "craps, long" "$bin" --seed=1 craps -n 300000 &&
+	same "$(cat "$tmp/err")" "" "no progress line when stderr is a file"
+t 2 "craps --sides" "$bin" --seed=1 --sides=8 craps &&
+	has "$tmp/err" "craps: --sides does not apply" "craps --sides"
+t 0 "roulette --source=getrandom" "$bin" --source=getrandom roulette -n 50 &&
+	same "$(grep -cE '^([0-9]|[12][0-9]|3[0-6]) (red|black|green)$' "$tmp/out")" 50 \
+		"roulette --source=getrandom"
+t 0 "roulette --json" "$bin" --seed=1 roulette -n 2 --json &&
+	grep -qE '^\{"spins": \[\{"pocket": [0-9]+, "colour": "[a-z]+"\}, \{"pocket": [0-9]+, "colour": "[a-z]+"\}\]\}$' \
+		"$tmp/out" && pass || fail "roulette --json: $(cat "$tmp/out")"
+t 2 "roulette --sides" "$bin" --seed=1 --sides=38 roulette &&
+	has "$tmp/err" "roulette: --sides does not apply" "roulette --sides"
+t 0 "config --seed" "$bin" --seed=9 config &&
+	has "$tmp/out" "splitmix64 seeded with 9 (reproducible, not for security)" "config --seed"
+t 0 "config --json" "$bin" --random-source=/dev/zero config --json &&
+	same "$(cat "$tmp/out")" '{"bits": "file /dev/zero"}' "config --json"
+t 0 "stats --random-source" "$bin" --random-source=/dev/urandom --sides=100 stats -n 5000 &&
+	has "$tmp/out" "rolls:            5000 d100" "stats --random-source"
+t 0 "stats --json" "$bin" --seed=1 stats --json -n 100 &&
+	grep -qE '^\{"bits": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_per_roll": [0-9.]+\}$' \
+		"$tmp/out" && pass || fail "stats --json: $(cat "$tmp/out")"
+t 0 "bench --seed" "$bin" --seed=1 bench -t 1 --json &&
+	has "$tmp/out" '"rolls_per_s": ' "bench --seed --json"
+has "$("$bin" config --help >"$tmp/h"; echo "$tmp/h")" "--json" "config --help lists its options"
+# Every command with every source: each runs and exits 0.
+for src in --seed=5 --source=getrandom --random-source=/dev/urandom; do
+	for cmd in "roll 3d6" "shuffle 10" "sample 3 10" "craps -n 10" \
+		   "roulette -n 3" "config" "stats -n 10" "bench -t 1"; do
+		# shellcheck disable=SC2086
+		t 0 "$src $cmd" "$bin" "$src" $cmd
+	done
+done
+t 2 "two sources" "$bin" --seed=1 --source=getrandom roll &&
+	has "$tmp/err" "--seed and --source=getrandom exclude each other" "two sources"
+t 2 "--seed with --extractor" "$bin" --seed=1 --extractor=vn roll 3d6 &&
+	has "$tmp/err" "do not apply" "--seed with --extractor"
+t 2 "bad --seed" "$bin" --seed=x roll && has "$tmp/err" "invalid --seed 'x'" "bad --seed"
+t 1 "missing --random-source" "$bin" --random-source="$tmp/none" roll 3d6 &&
+	has "$tmp/err" "$tmp/none: No such file or directory" "missing --random-source"
+# A pipe works, and running out names the bits used.
+printf '\377' | "$bin" --random-source=/dev/stdin roll d256 d256 >"$tmp/out" 2>"$tmp/err"
+same "$?:$(cat "$tmp/out")" "1:256" "a pipe of 8 bits: one d256, then an error"
+has "$tmp/err" "the random source ran out after 8 bits" "running out names the bits used"
+
+# --- sample ---------------------------------------------------------------
+t 0 "sample 6 49" "$bin" --seed=1 sample 6 49 &&
+	same "$(sort -un "$tmp/out" | awk '$1 >= 1 && $1 <= 49' | wc -l)" 6 \
+		"sample 6 49: six distinct values of 1..49"
+# Every ordered pair of 1..3 from sample 2 3, in about equal numbers.
+t 0 "sample 2 3" "$bin" --seed=2 sample --count 6000 2 3 &&
+	awk '{ c[$0]++ } END { for (p in c) { n++; if (c[p] < 850 || c[p] > 1150) bad = 1 }
+		exit bad || n != 6 }' "$tmp/out" && pass ||
+	fail "sample 2 3: $(sort "$tmp/out" | uniq -c | tr '\n' ' ')"
+# The cost: log2(49*48*47*46*45*44) = 33.23 bits per sample, amortized.
+t 0 "sample --stats" "$bin" --seed=3 sample --stats --count 2000 6 49 &&
+	has "$tmp/err" "log2(N!/(N-K)!):  33.23 bits per sample" "sample --stats log2"
+awk -F '[(]' '/fair bits used/ { exit !($2 + 0 < 33.3) }' "$tmp/err" && pass ||
+	fail "sample 6 49 costs more than 33.3 bits: $(cat "$tmp/err")"
+# From a file, the bits used are exactly the bits read: a single sample
+# of 6 from 49 takes at most 48 bits of a 6-byte file.
+head -c 6 /dev/zero >"$tmp/zero6"
+t 0 "sample from 48 bits" "$bin" --random-source="$tmp/zero6" sample 6 49
+head -c 3 /dev/zero >"$tmp/zero3"
+t 1 "sample out of bits" "$bin" --random-source="$tmp/zero3" sample 6 49 &&
+	has "$tmp/err" "the random source ran out after 24 bits" "sample out of bits"
+t 0 "sample 3 2^64-1" "$bin" --seed=1 sample 3 18446744073709551615 &&
+	same "$(sort -u "$tmp/out" | wc -l)" 3 "sample 3 2^64-1"
+t 0 "sample 0 5" "$bin" --seed=1 sample 0 5 && same "$(cat "$tmp/out")" "" "sample 0 5"
+t 2 "sample 6 5" "$bin" --seed=1 sample 6 5 && has "$tmp/err" "invalid K '6'" "sample 6 5"
+t 0 "sample --json" "$bin" --seed=1 sample --json --count 2 2 9 &&
+	grep -qE '^\{"samples": \[\[[1-9], [1-9]\], \[[1-9], [1-9]\]\]\}$' "$tmp/out" &&
+	pass || fail "sample --json: $(cat "$tmp/out")"
 # --stats: the fair bits a 52-card shuffle used and read, on stderr.
 t 0 "shuffle --stats" "$fake" $f shuffle --stats 52 &&
 	same "$(wc -l <"$tmp/out")" 52 "shuffle --stats keeps stdout"
@@ -285,6 +450,62 @@ t 2 "min-entropy too high" "$bin" extract --faces 6 --method hash -H 2.7 &&
 t 2 "prime 4" "$bin" extract --faces 6 --method dijkstra --prime 4
 t 2 "prime for compare2" "$bin" extract --faces 6 --method compare2 --prime 3
 t 2 "one face" "$bin" extract --faces 1 --method none
+# tree: a d6 weighted 1,1,2,2,1,1 (H = 2.5 bits), 6400 rolls made here
+# from a fixed LCG; at least 2.1 fair bits per roll must come out.
+awk 'BEGIN { x = 12345; for (i = 0; i < 6400; i++) {
+	x = (x * 1103515245 + 12345) % 2147483648; r = int(x / 65536) % 8;
+	printf "%d%s", (r < 1 ? 1 : r < 2 ? 2 : r < 4 ? 3 : r < 6 ? 4 : r < 7 ? 5 : 6),
+		(i % 32 == 31 ? "\n" : " ") } }' >"$tmp/in"
+t 0 "tree" "$bin" extract --faces 6 --method tree -v &&
+	awk '{ n += length($0) } END { exit !(n >= 2.1 * 6400) }' "$tmp/out" ||
+	fail "tree on the loaded d6: $(tr -d '\n' <"$tmp/out" | wc -c) bits from 6400 rolls"
+has "$tmp/err" "6400 rolls in, 0 left over" "tree -v"
+t 0 "tree --block" "$bin" extract --faces 6 --method tree --block 8 --sides 6 &&
+	range "$tmp/out" 1 6 "$(wc -l <"$tmp/out")" "tree --block 8 --sides 6"
+t 2 "--block for compare2" "$bin" extract --faces 6 --method compare2 --block 8 &&
+	has "$tmp/err" "--block is for --method=tree only" "--block for compare2"
+t 2 "--block 65" "$bin" extract --faces 6 --method tree --block 65
+# --count stops after K outputs; --json wraps them.
+t 0 "--count" "$bin" extract --faces 6 --method tree --sides 100 --count 7 &&
+	range "$tmp/out" 1 100 7 "--count 7"
+t 0 "--json rolls" "$bin" extract --faces 6 --method tree --sides 6 --count 3 --json &&
+	grep -qE '^\{"method": "tree", "rolls": \[[1-6], [1-6], [1-6]\], "rolls_in": 64, "fair_bits": [0-9.]+, "outputs": 3\}$' "$tmp/out" &&
+	pass || fail "--json rolls: $(cat "$tmp/out")"
+t 0 "--json bits" "$bin" extract --faces 6 --method tree --count 10 --json &&
+	grep -qE '^\{"method": "tree", "bits": "[01]{10}", ' "$tmp/out" &&
+	pass || fail "--json bits: $(cat "$tmp/out")"
+# Input forms: digit strings, comments, 0-based faces.
+input '# a comment line\n123 456 # and one after rolls\n'
+t 0 "digit strings" "$bin" extract --faces 6 --method none --sides 6 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "1 2 3 4 5 6 " "digit strings and comments"
+input '0 9 0123\n'
+t 0 "--zero" "$bin" extract --faces 10 --zero --method none --sides 10 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "1 10 1 2 3 4 " "--zero"
+input '10 12\n'
+t 0 "two-digit faces" "$bin" extract --faces 12 --method none --sides 12 &&
+	same "$(tr '\n' ' ' <"$tmp/out")" "10 12 " "two-digit faces are numbers"
+input '0\n'
+t 1 "0 without --zero" "$bin" extract --faces 6 --method none &&
+	has "$tmp/err" "'0' is not a face of the die (expected 1 to 6)" "0 without --zero"
+# Nothing out: the reason on stderr.
+input ''
+t 0 "empty input" "$bin" extract --faces 6 --method tree &&
+	has "$tmp/err" "no output: the input holds no rolls" "empty input"
+input '1 1 2 2 3 3\n'
+t 0 "no usable pair" "$bin" extract --faces 6 --method compare2 &&
+	has "$tmp/err" "none of the 3 blocks of compare2 was usable (each pair had equal rolls)" \
+		"no usable pair"
+input '1 2 3\n'
+t 0 "short hash" "$bin" extract --faces 6 --method hash -H 2.5 &&
+	has "$tmp/err" "a hash block takes 205 rolls at this --min-entropy, the input has 3" \
+		"short hash"
+t 0 "short tree" "$bin" extract --faces 6 --method tree &&
+	has "$tmp/err" "tree takes blocks of 64 rolls, the input has 3" "short tree"
+# Options of the device do not apply to extract.
+for o in --extractor=vn --source=crng --sim=1:1/2 --seed=1 --source=getrandom; do
+	t 2 "extract $o" "$bin" "$o" extract --faces 6 --method none &&
+		has "$tmp/err" "do not apply" "extract $o"
+done
 
 # --- man page -------------------------------------------------------------
 if ! command -v groff >/dev/null; then

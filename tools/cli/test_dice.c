@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dice.h"
-#include "test.h"
+#include "fd_check.h"
 
 static bool fdt_parse(const char *text, struct fdc_dice_expr *e)
 {
@@ -29,44 +29,62 @@ static void fdt_parse_good(void)
 	struct fdc_dice_expr e;
 	const struct fdc_dice_term *t = e.term;
 
-	FDT_CHECK(fdt_parse("3d6", &e) && e.nterms == 1 && t[0].count == 3 &&
+	CHECK(fdt_parse("3d6", &e) && e.nterms == 1 && t[0].count == 3 &&
 		  t[0].sides == 6 && t[0].sign == 1 && !t[0].keep &&
 		  !t[0].explode && e.dice == 3, "3d6");
-	FDT_CHECK(fdt_parse("d20+4", &e) && e.nterms == 2 && t[0].count == 1 &&
+	CHECK(fdt_parse("d20+4", &e) && e.nterms == 2 && t[0].count == 1 &&
 		  t[0].sides == 20 && t[1].count == 0 && t[1].sides == 4 &&
 		  t[1].sign == 1, "d20+4");
-	FDT_CHECK(fdt_parse("4d6k3", &e) && t[0].keep == 3 && !t[0].keep_low,
+	CHECK(fdt_parse("4d6k3", &e) && t[0].keep == 3 && !t[0].keep_low,
 		  "4d6k3");
-	FDT_CHECK(fdt_parse("4d6kh3", &e) && t[0].keep == 3 && !t[0].keep_low,
+	CHECK(fdt_parse("4d6kh3", &e) && t[0].keep == 3 && !t[0].keep_low,
 		  "4d6kh3");
-	FDT_CHECK(fdt_parse("4d6kl1", &e) && t[0].keep == 1 && t[0].keep_low,
+	CHECK(fdt_parse("4d6kl1", &e) && t[0].keep == 1 && t[0].keep_low,
 		  "4d6kl1");
-	FDT_CHECK(fdt_parse("2d10x", &e) && t[0].explode == 10, "2d10x");
-	FDT_CHECK(fdt_parse("2d10x3", &e) && t[0].explode == 3, "2d10x3");
-	FDT_CHECK(fdt_parse("d%", &e) && t[0].count == 1 && t[0].sides == 100,
+	CHECK(fdt_parse("2d10x", &e) && t[0].explode == 10, "2d10x");
+	CHECK(fdt_parse("2d10x3", &e) && t[0].explode == 3, "2d10x3");
+	CHECK(fdt_parse("d%", &e) && t[0].count == 1 && t[0].sides == 100,
 		  "d%%");
-	FDT_CHECK(fdt_parse("D100", &e) && t[0].sides == 100, "D100");
-	FDT_CHECK(fdt_parse("2d8+1d4-1", &e) && e.nterms == 3 &&
+	CHECK(fdt_parse("D100", &e) && t[0].sides == 100, "D100");
+	CHECK(fdt_parse("2d8+1d4-1", &e) && e.nterms == 3 &&
 		  t[0].sign == 1 && t[1].sign == 1 && t[1].sides == 4 &&
 		  t[2].sign == -1 && t[2].count == 0 && t[2].sides == 1,
 		  "2d8+1d4-1");
-	FDT_CHECK(fdt_parse("  -1 +  d4 ", &e) && e.nterms == 2 &&
+	CHECK(fdt_parse("  -1 +  d4 ", &e) && e.nterms == 2 &&
 		  t[0].sign == -1 && t[1].sides == 4, "leading sign, blanks");
-	FDT_CHECK(fdt_parse("4d6xk3", &e) && t[0].explode == 6 && t[0].keep == 3,
+	CHECK(fdt_parse("4d6xk3", &e) && t[0].explode == 6 && t[0].keep == 3,
 		  "4d6xk3");
-	FDT_CHECK(fdt_parse("4d6kl2x5", &e) && t[0].explode == 5 &&
+	CHECK(fdt_parse("4d6kl2x5", &e) && t[0].explode == 5 &&
 		  t[0].keep == 2 && t[0].keep_low, "4d6kl2x5");
-	FDT_CHECK(fdt_parse("1000000d2", &e) && e.dice == 1000000,
+	CHECK(fdt_parse("1000000d2", &e) && e.dice == 1000000,
 		  "a million dice");
-	FDT_CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
+	CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
 		  "big die");
-	FDT_CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
+	CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
+	CHECK(fdt_parse("6x4d6k3", &e) && e.repeat == 6 && t[0].keep == 3,
+		  "6x4d6k3");
+	CHECK(fdt_parse("4d6dl1", &e) && t[0].keep == 3 && !t[0].keep_low,
+		  "4d6dl1 keeps the 3 highest");
+	CHECK(fdt_parse("4d6dh1", &e) && t[0].keep == 3 && t[0].keep_low,
+		  "4d6dh1 keeps the 3 lowest");
+	CHECK(fdt_parse("2d10!", &e) && t[0].explode == 10, "2d10!");
+	CHECK(fdt_parse("4dF", &e) && t[0].sides == 3 && t[0].offset == -2,
+		  "4dF");
+	CHECK(fdt_parse("3d6*100/7", &e) && t[0].nops == 2 &&
+		  t[0].op[0] == '*' && t[0].arg[1] == 7, "3d6*100/7");
+	CHECK(fdt_parse("4d6r<3", &e) && t[0].nreroll == 1 &&
+		  t[0].reroll[0].op == FDC_CMP_LT && t[0].reroll[0].value == 3,
+		  "4d6r<3");
+	CHECK(fdt_parse("2d6r1", &e) && t[0].reroll[0].op == FDC_CMP_EQ,
+		  "2d6r1");
+	CHECK(fdt_parse("10d10>=8", &e) && t[0].pool.op == FDC_CMP_GE &&
+		  t[0].pool.value == 8, "10d10>=8");
 	/* One size of dice, or several: device rolls, or draws. */
-	FDT_CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
-	FDT_CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
-	FDT_CHECK(fdt_parse("3d6+1d4", &e) && e.mixed, "3d6+1d4 mixed");
-	FDT_CHECK(fdt_parse("d1-d6", &e) && e.mixed, "d1-d6 mixed");
-	FDT_CHECK(fdt_parse("d6+6+d6+d%", &e) && e.mixed, "d6+6+d6+d%% mixed");
+	CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
+	CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
+	CHECK(fdt_parse("3d6+1d4", &e) && e.mixed, "3d6+1d4 mixed");
+	CHECK(fdt_parse("d1-d6", &e) && e.mixed, "d1-d6 mixed");
+	CHECK(fdt_parse("d6+6+d6+d%", &e) && e.mixed, "d6+6+d6+d%% mixed");
 }
 
 static const struct {
@@ -77,7 +95,14 @@ static const struct {
 	{ "   ", "empty" },
 	{ "3d", "missing number of sides after 'd' at position 2" },
 	{ "d", "missing number of sides" },
-	{ "3x6", "unexpected 'x' at position 2" },
+	{ "3x", "expected an expression after 'x'" },
+	{ "0x3d6", "cannot print 0 totals" },
+	{ "4d6d4", "cannot drop 4 of 4" },
+	{ "d6r<7", "rerolled forever" },
+	{ "2d6r1r2r3r4r5", "more than 4 rerolls" },
+	{ "d6/0", "division by zero" },
+	{ "4dFx", "fudge dice do not explode" },
+	{ "10d10>", "the target number" },
 	{ "4d6q", "unexpected 'q' at position 4" },
 	{ "0d6", "0 dice" },
 	{ "d0", "at least 1 side" },
@@ -111,7 +136,7 @@ static void fdt_parse_bad(void)
 	for (i = 0; i < ARRAY_SIZE(fdt_bad); i++) {
 		err[0] = '\0';
 		ret = fdc_dice_parse(fdt_bad[i].text, &e, err, sizeof(err));
-		FDT_CHECK(ret < 0 && strstr(err, fdt_bad[i].why),
+		CHECK(ret < 0 && strstr(err, fdt_bad[i].why),
 			  "'%s': ret %d, message '%s', want '%s'",
 			  fdt_bad[i].text, ret, err, fdt_bad[i].why);
 	}
@@ -184,40 +209,40 @@ static void fdt_roll_scripted(void)
 					      NULL, NULL);
 			bad_low += ret || total != (s64)max;
 		}
-		FDT_CHECK(!bad, "4d6k3 wrong for %u of 1296 outcomes", bad);
-		FDT_CHECK(!bad_low, "4d6kl1/4d6k1 wrong for %u outcomes",
+		CHECK(!bad, "4d6k3 wrong for %u of 1296 outcomes", bad);
+		CHECK(!bad_low, "4d6kl1/4d6k1 wrong for %u outcomes",
 			  bad_low);
 	}
 
 	v[0] = 5; v[1] = 3; v[2] = 2; v[3] = 0;
 	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
-	FDT_CHECK(!ret && total == 13 && !strcmp(detail, "4d6k3[6 4 3 (1)]"),
+	CHECK(!ret && total == 13 && !strcmp(detail, "4d6k3[6 4 3 (1)]"),
 		  "4d6k3 verbose: %lld '%s'", (long long)total, detail);
 
 	/* Ties: the earlier dice are kept. */
 	v[0] = 2; v[1] = 2; v[2] = 2; v[3] = 2;
 	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
-	FDT_CHECK(!ret && total == 9 && !strcmp(detail, "4d6k3[3 3 3 (3)]"),
+	CHECK(!ret && total == 9 && !strcmp(detail, "4d6k3[3 3 3 (3)]"),
 		  "4d6k3 ties: '%s'", detail);
 
 	/* One size: every die is its own roll of that size: 3d6+1d6-2. */
 	v[0] = 0; v[1] = 1; v[2] = 2; v[3] = 5;
 	ret = fdt_roll_script("3d6+1d6-2", v, 4, &total, detail,
 			      sizeof(detail), &log, &log_len);
-	FDT_CHECK(!ret && total == 1 + 2 + 3 + 6 - 2 &&
+	CHECK(!ret && total == 1 + 2 + 3 + 6 - 2 &&
 		  log_len == 4 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
 		  log[3] == 6,
 		  "3d6+1d6-2: %lld, %zu rolls", (long long)total, log_len);
-	FDT_CHECK(!strcmp(detail, "3d6[1 2 3] + 1d6[6] - 2"),
+	CHECK(!strcmp(detail, "3d6[1 2 3] + 1d6[6] - 2"),
 		  "verbose '%s'", detail);
 
 	/* Exploding on the maximum: 6 -> 6 -> 2, and 3. */
 	v[0] = 5; v[1] = 2; v[2] = 5; v[3] = 1;
 	ret = fdt_roll_script("2d6x", v, 4, &total, detail, sizeof(detail),
 			      &log, &log_len);
-	FDT_CHECK(!ret && total == 17 && log_len == 4 &&
+	CHECK(!ret && total == 17 && log_len == 4 &&
 		  !strcmp(detail, "2d6x[6+6+2 3]"),
 		  "2d6x: %lld '%s'", (long long)total, detail);
 
@@ -225,30 +250,30 @@ static void fdt_roll_scripted(void)
 	v[0] = 8; v[1] = 0; v[2] = 9; v[3] = 3;
 	ret = fdt_roll_script("2d10x9", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
-	FDT_CHECK(!ret && total == 24 && !strcmp(detail, "2d10x9[9+10+4 1]"),
+	CHECK(!ret && total == 24 && !strcmp(detail, "2d10x9[9+10+4 1]"),
 		  "2d10x9: %lld '%s'", (long long)total, detail);
 
 	/* Explode, then keep the highest exploded die. */
 	v[0] = 5; v[1] = 4; v[2] = 0;
 	ret = fdt_roll_script("2d6xk1", v, 3, &total, detail, sizeof(detail),
 			      NULL, NULL);
-	FDT_CHECK(!ret && total == 7 && !strcmp(detail, "2d6xk1[6+1 (5)]"),
+	CHECK(!ret && total == 7 && !strcmp(detail, "2d6xk1[6+1 (5)]"),
 		  "2d6xk1: %lld '%s'", (long long)total, detail);
 
 	/* Constants and signs need no device. */
 	ret = fdt_roll_script("5-10", v, 0, &total, NULL, 0, &log, &log_len);
-	FDT_CHECK(!ret && total == -5 && log_len == 0, "5-10 = %lld",
+	CHECK(!ret && total == -5 && log_len == 0, "5-10 = %lld",
 		  (long long)total);
 	v[0] = 3;
 	ret = fdt_roll_script("-d4", v, 1, &total, detail, sizeof(detail),
 			      NULL, NULL);
-	FDT_CHECK(!ret && total == -4 && !strcmp(detail, "-1d4[4]"),
+	CHECK(!ret && total == -4 && !strcmp(detail, "-1d4[4]"),
 		  "-d4: %lld '%s'", (long long)total, detail);
 
 	/* A d1 needs a roll too, and it is 1. */
 	v[0] = 0;
 	ret = fdt_roll_script("d1", v, 1, &total, NULL, 0, &log, &log_len);
-	FDT_CHECK(!ret && total == 1 && log_len == 1 && log[0] == 1, "d1");
+	CHECK(!ret && total == 1 && log_len == 1 && log[0] == 1, "d1");
 
 	printf("three error messages expected:\n");
 
@@ -256,7 +281,7 @@ static void fdt_roll_scripted(void)
 	v[0] = INT64_MAX - 1; v[1] = 5;
 	ret = fdt_roll_script("d9223372036854775807x", v, 2, &total, NULL, 0,
 			      NULL, NULL);
-	FDT_CHECK(ret == -1, "overflowing explosion gave %d", ret);
+	CHECK(ret == -1, "overflowing explosion gave %d", ret);
 
 	/* ... and so do endless ones, after a million dice. */
 	{
@@ -266,14 +291,14 @@ static void fdt_roll_scripted(void)
 			always_two[i] = 1;
 		ret = fdt_roll_script("d2x", always_two, ARRAY_SIZE(always_two),
 				      &total, NULL, 0, NULL, NULL);
-		FDT_CHECK(ret == -1, "a million explosions gave %d", ret);
+		CHECK(ret == -1, "a million explosions gave %d", ret);
 	}
 
 	/* A device error is passed on. */
 	v[0] = 0;
 	v[1] = 0;
 	ret = fdt_roll_script("3d6", v, 2, &total, NULL, 0, NULL, NULL);
-	FDT_CHECK(ret == -1, "a short script gave %d", ret);
+	CHECK(ret == -1, "a short script gave %d", ret);
 }
 
 /* Random rolls: the distribution of sums, and read-ahead per size. */
@@ -303,7 +328,7 @@ static void fdt_roll_random(void)
 		bad |= fdc_dice_roll(&e2, &dev, &total, NULL);
 		sum4 += total;
 	}
-	FDT_CHECK(!bad, "random rolls failed or out of range");
+	CHECK(!bad, "random rolls failed or out of range");
 	/* Chi-square of 3d6 against its exact distribution, 15 degrees of
 	 * freedom: above 45 has probability under 1e-4.
 	 */
@@ -318,7 +343,7 @@ static void fdt_roll_random(void)
 		expect = (double)n * ways / 216;
 		chi2 += (hist[s] - expect) * (hist[s] - expect) / expect;
 	}
-	FDT_CHECK(chi2 < 45, "3d6 chi-square %.1f", chi2);
+	CHECK(chi2 < 45, "3d6 chi-square %.1f", chi2);
 	for (a = 1; a <= 6; a++)
 		for (b = 1; b <= 6; b++)
 			for (c = 1; c <= 6; c++)
@@ -332,7 +357,7 @@ static void fdt_roll_random(void)
 				}
 	exact4 /= 1296;
 	/* sd of 4d6k3 is about 2.85: 5 sigma over n rolls is 0.031 */
-	FDT_CHECK(fabs(sum4 / n - exact4) < 0.031,
+	CHECK(fabs(sum4 / n - exact4) < 0.031,
 		  "4d6k3 mean %.4f, exact %.4f", sum4 / n, exact4);
 	printf("3d6 chi-square %.2f (15 dof); 4d6k3 mean %.4f, exact %.4f\n",
 	       chi2, sum4 / n, exact4);
@@ -352,7 +377,7 @@ static void fdt_roll_random(void)
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0; i < log_len; i++)
 		sides_bad += log[i] != 1ULL << 32;
-	FDT_CHECK(!bad && !sides_bad && dev.set_sides_calls == 1 &&
+	CHECK(!bad && !sides_bad && dev.set_sides_calls == 1 &&
 		  dev.draw.draws == 40000 && log_len * 32 == dev.draw.bits_read &&
 		  dev.draw.bits_used < ideal * 1.001 + FDC_DRAW_SLACK + 2 &&
 		  dev.draw.bits_read < dev.draw.bits_used + 64,
@@ -380,7 +405,7 @@ static void fdt_roll_random(void)
 			chi2 += (hist4[s] - expect) * (hist4[s] - expect) /
 				expect;
 	}
-	FDT_CHECK(chi2 < 56.5, "3d6+1d4 chi-square %.1f", chi2);
+	CHECK(chi2 < 56.5, "3d6+1d4 chi-square %.1f", chi2);
 	fdc_dev_close(&dev);
 
 	/* One size, several terms, no read-ahead: one roll of 6 per die. */
@@ -393,7 +418,7 @@ static void fdt_roll_random(void)
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0, sides_bad = 0; i < log_len; i++)
 		sides_bad += log[i] != 6;
-	FDT_CHECK(!bad && log_len == 300 && !sides_bad &&
+	CHECK(!bad && log_len == 300 && !sides_bad &&
 		  dev.set_sides_calls == 1 && !dev.draw.draws,
 		  "2d6+1d6 without read-ahead: %zu rolls, %llu SET_SIDES",
 		  log_len, (unsigned long long)dev.set_sides_calls);
@@ -405,7 +430,7 @@ static void fdt_roll_random(void)
 	dev.max_ahead = 1;
 	for (i = 0; i < 100; i++)
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
-	FDT_CHECK(!bad && dev.draw.bits_read < dev.draw.bits_used + 32,
+	CHECK(!bad && dev.draw.bits_read < dev.draw.bits_used + 32,
 		  "3d6+1d4 without read-ahead: %llu bits read, %llu used",
 		  (unsigned long long)dev.draw.bits_read,
 		  (unsigned long long)dev.draw.bits_used);
@@ -422,7 +447,7 @@ static void fdt_roll_random(void)
 	}
 	sum4 /= 100000;
 	sq = sqrt((sq / 100000 - sum4 * sum4) / 100000);
-	FDT_CHECK(!bad && fabs(sum4 - 6.7) < 5 * sq,
+	CHECK(!bad && fabs(sum4 - 6.7) < 5 * sq,
 		  "d6x+d4 mean %.4f, exact 6.7", sum4);
 	fdc_dev_close(&dev);
 }
@@ -448,7 +473,7 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	memset(hist, 0, sizeof(hist));
 	if (depth > 24 || !fdt_parse("d3+d2+d5", &e) || fdc_fake_open(&dev, 0))
 		abort();
-	saved = fdt_stderr_off();
+	saved = fd_check_stderr_off();
 	for (s = 0; s < 1ULL << depth; s++) {
 		for (i = 0; i < depth; i++)
 			bits[i] = s >> i & 1;
@@ -479,7 +504,7 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 		done++;
 	}
 	fdc_dev_close(&dev);
-	fdt_stderr_on(saved);
+	fd_check_stderr_on(saved);
 	for (d = 0; d <= depth; d++) {
 		bool equal = true;
 
@@ -491,7 +516,7 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 		bad_depths += !equal;
 	}
 	/* ... and nearly every string finishes: nothing stalls. */
-	FDT_CHECK(!bad_run && !bad_depths && cum[0] &&
+	CHECK(!bad_run && !bad_depths && cum[0] &&
 		  done >= (1ULL << depth) / 100 * 99,
 		  "d3+d2+d5, slack %u: %llu bad runs, unequal at %u depths, %llu finish",
 		  slack, (unsigned long long)bad_run, bad_depths,
@@ -502,14 +527,90 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	       (unsigned long long)cum[0], depth + 1);
 }
 
+
+/*
+ * The exact distribution against every outcome: the scripted stand-in
+ * hands out each tuple of faces in turn (all equally likely, no rerolls
+ * or explosions), and the totals' frequencies must be fdc_dice_dist()'s.
+ */
+static void fdt_dist_one(const char *text, unsigned int dice, u64 sides)
+{
+	struct fdc_dice_expr e;
+	struct fdc_dice_dist d;
+	u64 v[16], tuples = 1, s, t;
+	u64 *freq;
+	char err[160];
+	s64 total;
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < dice; i++)
+		tuples *= sides;
+	if (!fdt_parse(text, &e) || fdc_dice_dist(&e, &d, err, sizeof(err))) {
+		CHECK(0, "%s: no distribution", text);
+		return;
+	}
+	freq = calloc(d.n, sizeof(*freq));
+	if (!freq)
+		abort();
+	for (s = 0; s < tuples; s++) {
+		for (i = 0, t = s; i < dice; i++, t /= sides)
+			v[i] = t % sides;
+		if (fdt_roll_script(text, v, dice, &total, NULL, 0, NULL,
+				    NULL) || total < d.min ||
+		    total >= d.min + (s64)d.n) {
+			bad++;
+			continue;
+		}
+		freq[total - d.min]++;
+	}
+	for (s = 0; s < d.n; s++)
+		if (fabs((double)freq[s] / tuples - d.p[s]) > 1e-12)
+			bad++;
+	CHECK(!bad, "%s: %u totals differ from the exact distribution",
+		  text, bad);
+	free(freq);
+	free(d.p);
+}
+
+static void fdt_dist(void)
+{
+	struct fdc_dice_expr e;
+	struct fdc_dice_dist d;
+	char err[160];
+
+	fdt_dist_one("3d6", 3, 6);
+	fdt_dist_one("4d6k3", 4, 6);
+	fdt_dist_one("4d6kl2", 4, 6);
+	fdt_dist_one("5d4dh2", 5, 4);
+	fdt_dist_one("4d6dl1 - 2", 4, 6);
+	fdt_dist_one("6d10>=8", 6, 10);
+	fdt_dist_one("5d6<2", 5, 6);
+	fdt_dist_one("4dF", 4, 3);
+	fdt_dist_one("3d6*7/4-d6", 4, 6);
+	fdt_dist_one("d20/3", 1, 20);
+	/* A reroll leaves the faces not rerolled, equally likely. */
+	CHECK(fdt_parse("d6r<3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  d.min == 1 && d.n == 6 && d.p[0] == 0 && d.p[1] == 0 &&
+		  d.p[2] == 0.25 && d.p[5] == 0.25, "d6r<3 distribution");
+	free(d.p);
+	CHECK(fdt_parse("2d6x", &e) && fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  strstr(err, "exploding"), "2d6x has no distribution");
+	/* A control: a wrong distribution must be caught. */
+	CHECK(fdt_parse("4d6k3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+		  fabs(d.p[15] - 21.0 / 1296) < 1e-15 &&
+		  fabs(d.p[0] - 1.0 / 1296) < 1e-15, "4d6k3: P(18), P(3)");
+	free(d.p);
+}
+
 int main(void)
 {
 	fdt_parse_good();
 	fdt_parse_bad();
 	fdt_roll_scripted();
 	fdt_roll_random();
+	fdt_dist();
 	fdt_roll_mixed_exhaustive(0, 14);
 	fdt_roll_mixed_exhaustive(2, 15);
 	fdt_roll_mixed_exhaustive(FDC_DRAW_SLACK, 18);
-	return fdt_summary();
+	return fd_check_summary();
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "games.h"
-#include "test.h"
+#include "fd_check.h"
 
 static u64 fdt_gcd(u64 a, u64 b)
 {
@@ -98,7 +98,7 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 	if (!hist || !cum || depth > FDT_MAX_DEPTH || n > 8)
 		abort();
 	/* Strings that run out print the double's error: not wanted here. */
-	saved_err = fdt_stderr_off();
+	saved_err = fd_check_stderr_off();
 	if (fdc_fake_open(&dev, 0))
 		abort();
 	for (s = 0; s < 1ULL << depth; s++) {
@@ -132,7 +132,7 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 		done++;
 	}
 	fdc_dev_close(&dev);
-	fdt_stderr_on(saved_err);
+	fd_check_stderr_on(saved_err);
 
 	for (d = 0; d <= depth; d++) {
 		bool equal = true;
@@ -152,7 +152,7 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 	ok = !bad_run && !bad_depths && cum[0] &&
 	     done >= (1ULL << depth) / 100 * 99;
 	if (!quiet) {
-		FDT_CHECK(ok,
+		CHECK(ok,
 			  "shuffle of %u, slack %u, %u bits: %llu bad runs, unequal at %u depths",
 			  n, slack, depth, (unsigned long long)bad_run,
 			  bad_depths);
@@ -189,7 +189,7 @@ static void fdt_shuffle_exhaustive(void)
 				      fdc_shuffle, false);
 	/* The control: the same check must see the naive shuffle's bias. */
 	ok = fdt_shuffle_enumerate(3, 0, 14, fdt_naive_shuffle, true);
-	FDT_CHECK(!ok, "the naive shuffle of 3 passed the exhaustive check");
+	CHECK(!ok, "the naive shuffle of 3 passed the exhaustive check");
 	printf("control: naive shuffle of 3 (27 draw sequences): %s\n",
 	       ok ? "uniform" : "NOT uniform");
 }
@@ -229,7 +229,7 @@ static void fdt_shuffle_ten(void)
 	e = n / 720.0;
 	for (k = 0; k < 720; k++)
 		chi_first += (first3[k] - e) * (first3[k] - e) / e;
-	FDT_CHECK(!bad && chi_where < 156.5 && chi_first < 913.9,
+	CHECK(!bad && chi_where < 156.5 && chi_first < 913.9,
 		  "shuffle of 10: chi-square %.1f (81 dof), %.1f (719 dof)",
 		  chi_where, chi_first);
 	printf("shuffle of 10, %llu times: item x place chi-square %.1f (81 dof, limit 156.5);",
@@ -249,7 +249,7 @@ static void fdt_shuffle_cost(void)
 	int bad = 0;
 
 	/* 52! = 8.0658175170943878e67 */
-	FDT_CHECK(fabs(need - log2(8.0658175170943878e67)) < 0.000001 &&
+	CHECK(fabs(need - log2(8.0658175170943878e67)) < 0.000001 &&
 		  !fdc_log2_factorial(1) && !fdc_log2_factorial(0) &&
 		  fabs(fdc_log2_factorial(3) - log2(6)) < 0.000000001,
 		  "log2(52!) = %.6f", need);
@@ -264,7 +264,7 @@ static void fdt_shuffle_cost(void)
 	len = fdc_fake_log(&dev, &log);
 	for (i = 0; i < len; i++)
 		bad |= log[i] != 1ULL << 32;
-	FDT_CHECK(!bad && dev.draw.bits_read == 256 && len == 8 &&
+	CHECK(!bad && dev.draw.bits_read == 256 && len == 8 &&
 		  dev.set_sides_calls == 1 && dev.draw.draws == 51 &&
 		  dev.draw.bits_used < need + FDC_DRAW_SLACK + 4,
 		  "52 cards: %llu bits used, %llu read in %zu rolls",
@@ -281,7 +281,7 @@ static void fdt_shuffle_cost(void)
 		bad |= fdc_shuffle(&dev, perm, 52);
 	}
 	per = (double)dev.draw.bits_used / n;
-	FDT_CHECK(!bad && per < need + 0.1 && per > need - 0.1,
+	CHECK(!bad && per < need + 0.1 && per > need - 0.1,
 		  "%.3f fair bits per 52-card shuffle, log2(52!) = %.3f", per,
 		  need);
 	printf("%zu shuffles of 52: %.3f fair bits each\n", n, per);
@@ -296,7 +296,7 @@ static void fdt_shuffle_cost(void)
 	for (k = 0; k < 100000; k++)
 		big[k] = (u32)k;
 	bad |= fdc_shuffle(&dev, big, 100000);
-	FDT_CHECK(!bad && dev.draw.bits_used < need * 1.0002 &&
+	CHECK(!bad && dev.draw.bits_used < need * 1.0002 &&
 		  dev.draw.bits_read < dev.draw.bits_used + 64,
 		  "shuffle of 100000: %llu bits used, %llu read, log2(N!) = %.0f",
 		  (unsigned long long)dev.draw.bits_used,
@@ -319,9 +319,9 @@ static void fdt_draw_sizes(void)
 	if (fdc_fake_open(&dev, 3))
 		abort();
 	bad |= fdc_dev_draw(&dev, 1, &v) || v != 0 || dev.draw.bits_read;
-	FDT_CHECK(!bad, "a draw of 1 value is 0 and reads nothing");
+	CHECK(!bad, "a draw of 1 value is 0 and reads nothing");
 	printf("one error message expected:\n");
-	FDT_CHECK(fdc_dev_draw(&dev, 0, &v) == -1, "a draw of 0 values");
+	CHECK(fdc_dev_draw(&dev, 0, &v) == -1, "a draw of 0 values");
 	for (i = 0; i < n && !bad; i++) {
 		/* 3 * 2^62 values: M reaches 2^76, a 128-bit step; then a d7. */
 		bad |= fdc_dev_draw(&dev, huge, &v) || v >= huge;
@@ -332,7 +332,7 @@ static void fdt_draw_sizes(void)
 	for (i = 0; i < 3; i++)
 		chi += (top[i] - e) * (top[i] - e) / e;
 	/* 2 dof: 1e-6 quantile 27.6; d7 odd 3/7 of the time, 5 sigma. */
-	FDT_CHECK(!bad && chi < 27.6 &&
+	CHECK(!bad && chi < 27.6 &&
 		  fabs(odd - n * 3.0 / 7) < 5 * sqrt(n * 12.0 / 49),
 		  "draws of 3*2^62 and 7: chi-square %.1f, %llu odd", chi,
 		  (unsigned long long)odd);
@@ -363,7 +363,7 @@ static void fdt_shuffle_random(void)
 		for (k = 0; k < 6; k++)
 			chi2 += (where[i][k] - expect) * (where[i][k] - expect) /
 				expect;
-	FDT_CHECK(!bad && chi2 < 65, "shuffle positions chi-square %.1f", chi2);
+	CHECK(!bad && chi2 < 65, "shuffle positions chi-square %.1f", chi2);
 	printf("shuffle of 6, %llu times: item x place chi-square %.2f (36 cells)\n",
 	       (unsigned long long)n, chi2);
 
@@ -372,11 +372,11 @@ static void fdt_shuffle_random(void)
 	bad += !!fdc_shuffle(&dev, big, 1000);
 	for (k = 0; k < 1000; k++)
 		bad += big[k] >= 1000 || mark[big[k]]++;
-	FDT_CHECK(!bad, "shuffle of 1000 is not a permutation");
+	CHECK(!bad, "shuffle of 1000 is not a permutation");
 	big[0] = 0;
 	bad = fdc_shuffle(&dev, big, 0) || fdc_shuffle(&dev, big, 1) ||
 	      big[0] != 0;
-	FDT_CHECK(!bad, "shuffles of 0 and 1 items");
+	CHECK(!bad, "shuffles of 0 and 1 items");
 	fdc_dev_close(&dev);
 }
 
@@ -406,7 +406,7 @@ static void fdt_craps_rules(void)
 
 	for (i = 0; i < ARRAY_SIZE(games); i++) {
 		r = fdc_craps_outcome(games[i].throws, games[i].n, &used);
-		FDT_CHECK(r == games[i].outcome && used == games[i].used,
+		CHECK(r == games[i].outcome && used == games[i].used,
 			  "craps game %u: outcome %d after %zu throws", i, r, used);
 	}
 }
@@ -435,7 +435,7 @@ static void fdt_craps_exact(void)
 		num /= g;
 		den /= g;
 	}
-	FDT_CHECK(num == FDC_CRAPS_WIN_NUM && den == FDC_CRAPS_WIN_DEN,
+	CHECK(num == FDC_CRAPS_WIN_NUM && den == FDC_CRAPS_WIN_DEN,
 		  "craps P(win) = %llu/%llu", (unsigned long long)num,
 		  (unsigned long long)den);
 }
@@ -458,11 +458,11 @@ static void fdt_craps_play(void)
 	f = fmemopen(trace, sizeof(trace), "w");
 	ret = fdc_craps_game(&dev, &win, &dice, f);
 	fclose(f);
-	FDT_CHECK(!ret && win && dice == 6 && !strcmp(trace, "4+4 2+3 6+2 win"),
+	CHECK(!ret && win && dice == 6 && !strcmp(trace, "4+4 2+3 6+2 win"),
 		  "scripted craps: '%s', %llu dice", trace,
 		  (unsigned long long)dice);
 	ret = fdc_craps_game(&dev, &win, &dice, NULL);
-	FDT_CHECK(!ret && !win && dice == 8, "scripted craps 1+1");
+	CHECK(!ret && !win && dice == 8, "scripted craps 1+1");
 	fdc_dev_close(&dev);
 
 	if (fdc_fake_open(&dev, 2024))
@@ -474,7 +474,7 @@ static void fdt_craps_play(void)
 	fdc_dev_close(&dev);
 	frac = (double)wins / n;
 	/* 5 standard deviations: 5 * sqrt(p (1 - p) / n) = 0.0056 */
-	FDT_CHECK(!ret && fabs(frac - exact) < 5 * sqrt(exact * (1 - exact) / n),
+	CHECK(!ret && fabs(frac - exact) < 5 * sqrt(exact * (1 - exact) / n),
 		  "craps win fraction %.5f, exact %.5f", frac, exact);
 	printf("craps, %llu games: win fraction %.5f, exact %.5f\n",
 	       (unsigned long long)n, frac, exact);
@@ -497,9 +497,9 @@ static void fdt_roulette(void)
 		black += c == FDC_BLACK;
 		bad += (c == FDC_RED) != listed || (c == FDC_GREEN) != !p;
 	}
-	FDT_CHECK(!bad && red == 18 && black == 18,
+	CHECK(!bad && red == 18 && black == 18,
 		  "roulette: %u red, %u black, %u wrong", red, black, bad);
-	FDT_CHECK(!strcmp(fdc_colour_name(fdc_roulette_colour(0)), "green") &&
+	CHECK(!strcmp(fdc_colour_name(fdc_roulette_colour(0)), "green") &&
 		  !strcmp(fdc_colour_name(fdc_roulette_colour(32)), "red") &&
 		  !strcmp(fdc_colour_name(fdc_roulette_colour(15)), "black"),
 		  "roulette colour names");
@@ -516,5 +516,5 @@ int main(void)
 	fdt_craps_exact();
 	fdt_craps_play();
 	fdt_roulette();
-	return fdt_summary();
+	return fd_check_summary();
 }

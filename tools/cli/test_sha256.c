@@ -12,7 +12,7 @@
 
 /* The file itself, for its constant tables. */
 #include "sha256.c"
-#include "test.h"
+#include "fd_check.h"
 
 static void fdt_hex(const u8 *d, char *out)
 {
@@ -30,7 +30,7 @@ static void fdt_vector(const char *name, const void *msg, size_t len,
 
 	fdc_sha256(msg, len, d);
 	fdt_hex(d, hex);
-	FDT_CHECK(!strcmp(hex, want), "%s: got %s want %s", name, hex, want);
+	CHECK(!strcmp(hex, want), "%s: got %s want %s", name, hex, want);
 }
 
 /* Messages of byte i = 7 i + 3, digests from an independent implementation. */
@@ -72,10 +72,10 @@ static void fdt_standard_vectors(void)
 		   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	fdt_vector("\"\"", "", 0,
 		   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	FDT_CHECK(fdt_staircase(two_blocks, 14, 4) == 56 &&
+	CHECK(fdt_staircase(two_blocks, 14, 4) == 56 &&
 		  !strncmp(two_blocks, "abcdbcdecdef", 12) &&
 		  !strcmp(two_blocks + 52, "nopq"), "448-bit message text");
-	FDT_CHECK(fdt_staircase(long_msg, 14, 8) == 112 &&
+	CHECK(fdt_staircase(long_msg, 14, 8) == 112 &&
 		  !strncmp(long_msg, "abcdefghbcdefghi", 16) &&
 		  !strcmp(long_msg + 104, "nopqrstu"), "896-bit message text");
 	fdt_vector("448-bit message", two_blocks, strlen(two_blocks),
@@ -126,7 +126,7 @@ static void fdt_incremental(void)
 		fdc_sha256_final(&ctx, part);
 		bad += !!memcmp(whole, part, sizeof(whole));
 	}
-	FDT_CHECK(!bad, "incremental hashing differs for %u piece sizes", bad);
+	CHECK(!bad, "incremental hashing differs for %u piece sizes", bad);
 }
 
 static bool fdt_is_prime(unsigned int p)
@@ -162,8 +162,8 @@ static void fdt_constants(void)
 		}
 		n++;
 	}
-	FDT_CHECK(!bad_k, "%u round constants differ from cbrt(prime)", bad_k);
-	FDT_CHECK(!bad_h, "%u initial words differ from sqrt(prime)", bad_h);
+	CHECK(!bad_k, "%u round constants differ from cbrt(prime)", bad_k);
+	CHECK(!bad_h, "%u initial words differ from sqrt(prime)", bad_h);
 }
 
 int main(void)
@@ -172,5 +172,5 @@ int main(void)
 	fdt_padding_boundaries();
 	fdt_incremental();
 	fdt_constants();
-	return fdt_summary();
+	return fd_check_summary();
 }

@@ -132,7 +132,7 @@ printf 'a\nb\nc d\n' | "$fd" shuffle - >"$tmp/out" 2>"$tmp/err" &&
 # All 120 orders of 5 items equally often: 24000 shuffles from one open
 # file (the uniform state carries over), chi-square with 119 degrees of
 # freedom against its 1e-6 quantile, 207.2.
-t 0 "shuffle -n 24000 5" "$fd" shuffle -n 24000 5 &&
+t 0 "shuffle --count 24000 5" "$fd" shuffle --count 24000 5 &&
 if awk '{
 		for (i = 1; i <= 5; i++) m[i] = 0
 		for (i = 1; i <= NF; i++) m[$i]++
@@ -147,7 +147,7 @@ if awk '{
 		exit bad || NR != 24000 || k != 120 || x > 207.2 }' "$tmp/out"; then
 	pass
 else
-	fail "shuffle -n 24000 5: not 120 equally likely orders"
+	fail "shuffle --count 24000 5: not 120 equally likely orders"
 fi
 
 # A 52-card shuffle draws about log2(52!) = 225.6 fair bits plus the ~13
@@ -222,6 +222,39 @@ if awk '{ c = $1 == 0 ? "green" : $2; if (NF != 2 || $1 !~ /^[0-9]+$/ ||
 else
 	fail "roulette: $(head -n 3 "$tmp/out")"
 fi
+
+# The dice language on the device: several lines, NxEXPR, stdin.
+t 0 "roll several" "$fd" roll 3d6 6x4d6k3 '10d10>=8' 4dF 'd20/2' &&
+	awk 'NR == 2 && NF == 6 { ok = 1 } END { exit !ok || NR != 5 }' "$tmp/out" &&
+	pass || fail "roll several: $(cat "$tmp/out")"
+printf '3d6\n2d8\n' | "$fd" roll >"$tmp/out" 2>"$tmp/err" && range "$tmp/out" 2 18 2 "roll from stdin"
+# --stats against the exact distributions: p-values not tiny.
+t 0 "roll --stats" "$fd" roll --stats -n 30000 3d6 4d6k3 '10d10>=8' 4dF 'd6r1' &&
+	awk '/p = / { split($0, a, "p = "); print "  " $0; if (a[2] < 0.0001) bad = 1; n++ }
+		END { exit bad || n != 5 }' "$tmp/out" && pass ||
+	fail "roll --stats on the device: $(grep 'p = ' "$tmp/out")"
+# sample: distinct values; about log2(49!/43!) = 33.23 fair bits each.
+t 0 "sample 6 49" "$fd" sample 6 49 &&
+	[ "$(sort -un "$tmp/out" | awk '$1 >= 1 && $1 <= 49' | wc -l)" -eq 6 ] &&
+	pass || fail "sample 6 49: $(cat "$tmp/out")"
+t 0 "sample --stats" "$fd" sample --stats --count 1000 6 49 &&
+	awk -F '[(]' '/fair bits used/ { print "  sample 6 49:" $0; exit !($2 + 0 < 33.3) }' \
+		"$tmp/err" && pass || fail "sample 6 49 cost: $(cat "$tmp/err")"
+t 0 "shuffle -n 3 10" "$fd" shuffle -n 3 10 &&
+	[ "$(sort -un "$tmp/out" | wc -l)" -eq 3 ] && pass || fail "shuffle -n 3 10"
+# The same commands on the other sources, in the VM too.
+t 0 "getrandom" "$fd" --source=getrandom roll 3d6 -n 10 && range "$tmp/out" 3 18 10 "getrandom"
+t 0 "seed" "$fd" --seed=1 sample 3 10 && [ "$(wc -l <"$tmp/out")" -eq 3 ] && pass ||
+	fail "--seed sample"
+t 1 "--device=/nonexistent" "$fd" --device=/nonexistent roll &&
+	has "$tmp/err" "fairdie: /nonexistent: No such file or directory" "--device=/nonexistent"
+t 1 "--device=/dev/urandom" "$fd" --device=/dev/urandom roll 3d6 &&
+	has "$tmp/err" "not a fairdie device" "--device=/dev/urandom"
+t 0 "config --json" "$fd" config --json &&
+	has "$tmp/out" '"abi_version": 1' "config --json"
+t 0 "stats --json" "$fd" stats --json -n 100 &&
+	has "$tmp/out" '"outputs": 100' "stats --json"
+t 0 "craps --json" "$fd" craps --json -n 100 && has "$tmp/out" '"games": 100' "craps --json"
 
 t 0 "stats" "$fd" stats -n 1000 && has "$tmp/out" "outputs:          1000" "stats"
 t 0 "stats fresh" "$fd" stats -n 0 && has "$tmp/out" "outputs:          0" "stats -n 0"

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -17,6 +19,8 @@ enum {
 	FDC_OPT_EXTRACTOR,
 	FDC_OPT_SIDES,
 	FDC_OPT_SIM,
+	FDC_OPT_RANDOM_SOURCE,
+	FDC_OPT_SEED,
 };
 
 static const struct option fdc_global_opts[] = {
@@ -25,10 +29,18 @@ static const struct option fdc_global_opts[] = {
 	{ "extractor", required_argument, NULL, FDC_OPT_EXTRACTOR },
 	{ "sides", required_argument, NULL, FDC_OPT_SIDES },
 	{ "sim", required_argument, NULL, FDC_OPT_SIM },
+	{ "random-source", required_argument, NULL, FDC_OPT_RANDOM_SOURCE },
+	{ "seed", required_argument, NULL, FDC_OPT_SEED },
 };
 
 const char fdc_global_help[] =
 "Global options (before or after the command):\n"
+"      --random-source=FILE  fair bits from FILE (a file or a pipe) instead\n"
+"                          of the device; running out of bits is an error\n"
+"      --source=getrandom  fair bits from getrandom(2) instead of the device\n"
+"      --seed=N            bits from splitmix64 seeded with N instead of the\n"
+"                          device: reproducible runs for teaching and\n"
+"                          simulation, NOT for security\n"
 "      --device=PATH       the device to read (default /dev/fairdie)\n"
 "      --source=SRC        source of this open file: auto, rdseed, rdrand,\n"
 "                          crng or sim (default: the module's default)\n"
@@ -149,6 +161,40 @@ static int fdc_parse_sim(const char *s, struct fairdie_sim *sim)
 	return 0;
 }
 
+static const char *const fdc_user_source_opts[] = {
+	[FDC_USRC_FILE] = "--random-source",
+	[FDC_USRC_GETRANDOM] = "--source=getrandom",
+	[FDC_USRC_SEED] = "--seed",
+};
+
+/* Take the bits from @kind instead of the device; one such source only. */
+static int fdc_user_source(struct fdc_config *cfg, enum fdc_user_source kind,
+			   const char *arg)
+{
+	(void)arg;
+	if (cfg->user_source != FDC_USRC_DEVICE && cfg->user_source != kind) {
+		fdc_err("%s and %s exclude each other: one source of bits at a time",
+			fdc_user_source_opts[cfg->user_source],
+			fdc_user_source_opts[kind]);
+		return -1;
+	}
+	cfg->user_source = kind;
+	return 0;
+}
+
+/*
+ * Options that configure the device mean nothing to a userspace source:
+ * say so rather than ignore them.
+ */
+static int fdc_config_check(const struct fdc_config *cfg)
+{
+	if (cfg->user_source == FDC_USRC_DEVICE || !cfg->device_opts)
+		return 0;
+	fdc_err("%s replaces the device: --device, --source, --extractor and --sim do not apply",
+		fdc_user_source_opts[cfg->user_source]);
+	return -1;
+}
+
 static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 {
 	int v;
@@ -160,24 +206,43 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->device = arg;
+		cfg->device_opts++;
 		return 0;
 	case FDC_OPT_SOURCE:
-		v = fdc_source_parse(arg);
+		if (!strcmp(arg, "getrandom"))
+			return fdc_user_source(cfg, FDC_USRC_GETRANDOM, arg);
+		v = fd_source_parse(arg);
 		if (v < 0) {
-			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng or sim",
+			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng, sim or getrandom",
 				arg);
 			return -1;
 		}
 		cfg->source = v;
+		cfg->device_opts++;
 		return 0;
+	case FDC_OPT_RANDOM_SOURCE:
+		if (!*arg) {
+			fdc_err("invalid --random-source '': expected a file");
+			return -1;
+		}
+		cfg->random_file = arg;
+		return fdc_user_source(cfg, FDC_USRC_FILE, arg);
+	case FDC_OPT_SEED:
+		if (fdc_parse_u64(arg, &cfg->seed)) {
+			fdc_err("invalid --seed '%s': expected an integer from 0 to 18446744073709551615",
+				arg);
+			return -1;
+		}
+		return fdc_user_source(cfg, FDC_USRC_SEED, arg);
 	case FDC_OPT_EXTRACTOR:
-		v = fdc_extractor_parse(arg);
+		v = fd_extractor_parse(arg);
 		if (v < 0) {
 			fdc_err("invalid --extractor '%s': expected vn, peres, dijkstra or none",
 				arg);
 			return -1;
 		}
 		cfg->extractor = v;
+		cfg->device_opts++;
 		return 0;
 	case FDC_OPT_SIDES:
 		if (fdc_parse_u64(arg, &cfg->sides) || !cfg->sides) {
@@ -193,6 +258,7 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->have_sim = true;
+		cfg->device_opts++;
 		return 0;
 	}
 	return 1;
@@ -268,7 +334,7 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 	for (;;) {
 		c = getopt_long(argc, argv, shortopts, merged, NULL);
 		if (c == -1)
-			return -1;
+			return fdc_config_check(cfg) ? '?' : -1;
 		if (c == '?') {
 			fdc_usage_err(argv, shortopts);
 			return '?';
@@ -292,4 +358,83 @@ int fdc_finish_output(void)
 		return FDC_EXIT_FAILURE;
 	}
 	return FDC_EXIT_OK;
+}
+
+/* Progress lines: for runs this long, on a terminal, twice a second. */
+#define FDC_PROGRESS_MIN	100000
+#define FDC_PROGRESS_NS		500000000LL
+
+static long long fdc_progress_next;
+static bool fdc_progress_shown;
+
+/**
+ * fdc_progress() - a progress line on standard error for long runs
+ * @what: the command, e.g. "craps"
+ * @done: steps done
+ * @total: steps in all
+ *
+ * Prints "craps: 41% (8200000 of 20000000)" over itself at most twice a
+ * second, only when standard error is a terminal and @total is large.
+ */
+void fdc_progress(const char *what, u64 done, u64 total)
+{
+	struct timespec ts;
+	long long now;
+
+	if (total < FDC_PROGRESS_MIN || done & 4095)
+		return;
+	if (!done) {
+		/* The first half second stays quiet. */
+		if (!isatty(STDERR_FILENO)) {
+			fdc_progress_next = -1;
+			return;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		fdc_progress_next = ts.tv_sec * 1000000000LL + ts.tv_nsec +
+				    FDC_PROGRESS_NS;
+		return;
+	}
+	if (fdc_progress_next < 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (now < fdc_progress_next)
+		return;
+	fdc_progress_next = now + FDC_PROGRESS_NS;
+	fprintf(stderr, "\r%s: %.0f%% (%llu of %llu)", what, 100.0 * done / total,
+		(unsigned long long)done, (unsigned long long)total);
+	fdc_progress_shown = true;
+}
+
+/**
+ * fdc_progress_end() - clear the progress line, if one was shown
+ */
+void fdc_progress_end(void)
+{
+	if (fdc_progress_shown)
+		fputs("\r\033[K", stderr);
+	fdc_progress_shown = false;
+}
+
+/**
+ * fdc_json_bytes() - print bytes as a JSON string, quoted and escaped
+ * @s: the bytes
+ * @len: how many
+ */
+void fdc_json_bytes(const char *s, size_t len)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
 }

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - 'fairdie craps': Knuth's craps, against the exact 244/495.
+ */
+
+#include <math.h>
+
+#include "cli.h"
+#include "games.h"
+
+static const char fdc_craps_help[] =
+"Usage: fairdie craps [OPTION]...\n"
+"Play craps with two d6 per throw (Knuth, TAOCP 3.6 exercise 3): the first\n"
+"throw wins on 7 or 11 and loses on 2, 3 or 12; any other total is the\n"
+"point, and the shooter throws again until the point (win) or 7 (loss).\n"
+"Prints the games, wins, dice thrown, the measured win fraction and the\n"
+"exact probability 244/495 = 0.492929... for comparison.\n"
+"\n"
+"Options:\n"
+"  -n, --games=GAMES       play GAMES games (default 1000)\n"
+"  -v, --verbose           print each game's throws first, as in\n"
+"                          \"4+6 3+3 5+5 win\"\n"
+"      --json              print {\"games\": ..., \"wins\": ..., ...}\n";
+
+static const struct option fdc_craps_opts[] = {
+	{ "games", required_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/**
+ * fdc_cmd_craps() - fairdie craps
+ * @cfg: the global options
+ * @argc: argument count, argv[0] being "craps"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
+{
+	struct fdc_dev dev;
+	u64 games = 1000, wins = 0, dice = 0, i;
+	double frac, exact, sd;
+	bool verbose = false, win, json = false;
+	int c;
+
+	while ((c = fdc_getopt(cfg, argc, argv, "n:vh", fdc_craps_opts)) != -1) {
+		switch (c) {
+		case 'n':
+			if (fdc_parse_count("craps", "GAMES", optarg, 1,
+					    FDC_MAX_COUNT, &games))
+				return FDC_EXIT_USAGE;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fdc_help(fdc_craps_help);
+			return FDC_EXIT_OK;
+		default:
+			return FDC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fdc_err("craps: unexpected argument '%s'", argv[optind]);
+		return FDC_EXIT_USAGE;
+	}
+
+	if (cfg->sides) {
+		fdc_err("craps: --sides does not apply: craps throws two d6");
+		return FDC_EXIT_USAGE;
+	}
+	if (verbose && json) {
+		fdc_err("craps: --verbose and --json exclude each other");
+		return FDC_EXIT_USAGE;
+	}
+	if (fdc_dev_open(&dev, cfg))
+		return FDC_EXIT_FAILURE;
+	for (i = 0; i < games; i++) {
+		fdc_progress("craps", i, games);
+		if (fdc_craps_game(&dev, &win, &dice, verbose ? stdout : NULL)) {
+			fdc_dev_close(&dev);
+			return FDC_EXIT_FAILURE;
+		}
+		if (verbose)
+			putchar('\n');
+		wins += win;
+	}
+	fdc_progress_end();
+	fdc_dev_close(&dev);
+
+	exact = (double)FDC_CRAPS_WIN_NUM / FDC_CRAPS_WIN_DEN;
+	frac = (double)wins / games;
+	sd = sqrt(exact * (1 - exact) / games);
+	if (json) {
+		printf("{\"games\": %llu, \"wins\": %llu, \"dice\": %llu, \"win_fraction\": %.6f, \"exact\": \"%d/%d\", \"exact_fraction\": %.6f, \"sd\": %.2f}\n",
+		       (unsigned long long)games, (unsigned long long)wins,
+		       (unsigned long long)dice, frac, FDC_CRAPS_WIN_NUM,
+		       FDC_CRAPS_WIN_DEN, exact, (frac - exact) / sd);
+		return fdc_finish_output();
+	}
+	printf("games: %llu\n", (unsigned long long)games);
+	printf("wins: %llu\n", (unsigned long long)wins);
+	printf("dice thrown: %llu\n", (unsigned long long)dice);
+	printf("win fraction: %.6f\n", frac);
+	printf("exact: %.6f (%d/%d)\n", exact, FDC_CRAPS_WIN_NUM,
+	       FDC_CRAPS_WIN_DEN);
+	printf("difference: %+.6f (%.2f standard deviations)\n", frac - exact,
+	       (frac - exact) / sd);
+	return fdc_finish_output();
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - 'fairdie roulette': a European wheel, 37 pockets.
+ */
+
+#include "cli.h"
+#include "games.h"
+
+static const char fdc_roulette_help[] =
+"Usage: fairdie roulette [OPTION]...\n"
+"Spin a European roulette wheel: 37 pockets, 0 (green) to 36, each one\n"
+"roll of a 37-sided die. Prints the pocket and its colour, one spin per\n"
+"line, e.g. \"17 black\".\n"
+"\n"
+"Options:\n"
+"  -n, --spins=SPINS       spin SPINS times (default 1)\n"
+"      --json              print {\"spins\": [{\"pocket\": 17, \"colour\": \"black\"}, ...]}\n";
+
+static const struct option fdc_roulette_opts[] = {
+	{ "spins", required_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/**
+ * fdc_cmd_roulette() - fairdie roulette
+ * @cfg: the global options
+ * @argc: argument count, argv[0] being "roulette"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
+{
+	struct fdc_dev dev;
+	u64 spins = 1, i, pocket;
+	bool json = false;
+	int c;
+
+	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_roulette_opts)) != -1) {
+		switch (c) {
+		case 'n':
+			if (fdc_parse_count("roulette", "SPINS", optarg, 1,
+					    FDC_MAX_COUNT, &spins))
+				return FDC_EXIT_USAGE;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fdc_help(fdc_roulette_help);
+			return FDC_EXIT_OK;
+		default:
+			return FDC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fdc_err("roulette: unexpected argument '%s'", argv[optind]);
+		return FDC_EXIT_USAGE;
+	}
+
+	if (cfg->sides) {
+		fdc_err("roulette: --sides does not apply: the wheel has 37 pockets");
+		return FDC_EXIT_USAGE;
+	}
+	if (fdc_dev_open(&dev, cfg))
+		return FDC_EXIT_FAILURE;
+	if (json)
+		printf("{\"spins\": [");
+	for (i = 0; i < spins && !ferror(stdout); i++) {
+		fdc_progress("roulette", i, spins);
+		if (fdc_dev_rolls(&dev, FDC_ROULETTE_POCKETS, &pocket, 1)) {
+			fdc_dev_close(&dev);
+			return FDC_EXIT_FAILURE;
+		}
+		printf(json ? "%s{\"pocket\": %llu, \"colour\": \"%s\"}" :
+		       "%s%llu %s\n", json && i ? ", " : "",
+		       (unsigned long long)pocket,
+		       fdc_colour_name(fdc_roulette_colour(pocket)));
+	}
+	fdc_progress_end();
+	if (json)
+		printf("]}\n");
+	fdc_dev_close(&dev);
+	return fdc_finish_output();
+}
