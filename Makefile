@@ -226,6 +226,10 @@ uninstall: dkms-check
 	rmdir $(MODDEST) $(DESTDIR)$(PREFIX)/include/linux 2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
+# Debian packages, built in .build/deb/ (tools/debian/ holds the packaging).
+deb:
+	tools/scripts/deb.sh
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C tools/test clean
