@@ -49,6 +49,8 @@ VM_RELEASE = $(shell tools/scripts/kernel.sh $(KVER))
 VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
 VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE) --mem 3G
 VM_TIMEOUT ?= 1200
+# The module make vmrun loads: KO=PATH (such as the one DKMS built) or ours.
+VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 
 SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
 
@@ -137,7 +139,7 @@ vmtest-all:
 	$(MAKE) vmtest KVER=6.12
 
 vmrun: vm-module tools
-	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_KO) \
 		--modparams "$(MODPARAMS)" $(VM_TOOLS) \
 		$(foreach f,$(VMFILES),--file $(f)) -- '$(CMD)'
 
@@ -148,6 +150,7 @@ demo: vm-module tools
 
 check: need-deps
 	$(MAKE) test
+	$(MAKE) pkgtest
 	$(MAKE) lint
 	$(MAKE) docs
 	$(MAKE) bench-smoke
@@ -229,6 +232,11 @@ uninstall: dkms-check
 # Debian packages, built in .build/deb/ (tools/debian/ holds the packaging).
 deb:
 	tools/scripts/deb.sh
+
+# The packages built, linted, installed (DKMS builds the module for 6.1 and
+# 6.12, the VM loads it), then purged. Needs root.
+pkgtest: need-deps
+	tools/scripts/test_package.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -50,7 +50,6 @@ if [ -d "/lib/modules/$running/build" ]; then
 		cat "$log"
 		fail "make install did not build for the running kernel $running"
 	fi
-	rm -rf "$dest/running"
 else
 	if make -C "$top" -s install DESTDIR="$dest/running" PREFIX=/usr \
 		>"$log" 2>&1; then
@@ -64,6 +63,7 @@ else
 		pass
 	fi
 fi
+rm -rf "$dest/running"
 
 if ! make -C "$top" -s install DESTDIR="$dest" PREFIX=/usr KVER="$kver" \
 	>"$log" 2>&1; then
