@@ -11,7 +11,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 passed=0
 failed=0
 log=$(mktemp)
@@ -50,6 +50,7 @@ if dpkg-query -W -f='${Status}\n' fairdie fairdie-dkms 2>/dev/null |
 	exit 1
 fi
 
+# A command and its options, word-split where used.
 apt="${APT:-apt-get} -o DPkg::Lock::Timeout=600"
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 out=.build/deb
@@ -99,6 +100,7 @@ else
 fi
 
 # Install both, as the README says.
+# shellcheck disable=SC2086
 if ! $apt install -y -q \
 	"./$dkms_deb" "./$tool_deb" >"$log" 2>&1; then
 	cat "$log"
@@ -149,6 +151,7 @@ else
 fi
 
 # Purge: nothing of either package is left.
+# shellcheck disable=SC2086
 ok "apt purge" $apt purge -y -q \
 	fairdie fairdie-dkms
 left=$(ls /usr/bin/fairdie /lib/udev/rules.d/60-fairdie.rules \
