@@ -8,6 +8,8 @@
 # and refuses when that kernel's headers are missing. Prints
 # "install: N passed, N failed".
 set -u
+# The kernel is chosen here, not by the make that runs this.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES KVER KDIR KRELEASE
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${1:-6.1}
