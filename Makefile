@@ -226,7 +226,8 @@ uninstall: dkms-check
 		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules \
 		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h \
 		$(MODDEST)/fairdie.ko*
-	rmdir $(MODDEST) $(DESTDIR)$(PREFIX)/include/linux 2>/dev/null || true
+	rmdir $(MODDEST) $(dir $(MODDEST)) $(DESTDIR)$(PREFIX)/include/linux \
+		2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
 # Debian packages, built in .build/deb/ (tools/debian/ holds the packaging).
