@@ -205,7 +205,7 @@ dkms-check:
 		exit 1; \
 	fi
 
-install: all dkms-check
+install: dkms-check all
 	$(if $(SIGN_ALL),$(if $(SIGN_KEY),,@echo "fairdie: installing the module unsigned: $(KDIR) has no signing key (see Secure Boot in Documentation/admin-guide/fairdie.rst)"))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install \
 		INSTALL_MOD_DIR=$(MODSUBDIR) \
