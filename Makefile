@@ -14,6 +14,7 @@
 #   make install      module, udev rule, tool, man page and header
 #                     (KVER or KDIR, DESTDIR, PREFIX); make uninstall
 #   make deb          Debian packages fairdie-dkms and fairdie, in .build/deb/
+#   make pkgtest      build, lint, install, load in the VM and purge them
 #
 # make and make install only use what is installed; the development targets
 # (check, vmtest, vmrun, demo, bench, lint, docs) install what they need.
@@ -56,9 +57,10 @@ SRC_DRIVER = $(wildcard driver/*.c driver/*.h) uapi/linux/fairdie.h Kbuild
 
 Q = @
 
-.PHONY: all modules cli kernel-check cc-check tools selftests deps need-deps check test vm-module \
+.PHONY: all modules tools selftests deps need-deps check test vm-module \
 	vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
-	uninstall dkms-check deb pkgtest clean
+	uninstall clean
+.PHONY: cli kernel-check cc-check dkms-check deb pkgtest
 
 all: modules cli
 
