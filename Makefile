@@ -2,7 +2,7 @@
 #
 # fairdie - exactly fair dice from the CPU's hardware random number generator
 #
-#   make              the module (fairdie.ko, against KDIR) and the tools
+#   make              the module (fairdie.ko, against KDIR) and the tool
 #   make deps         install every Debian package the project needs
 #   make check        every test: userspace proofs, tools, lint, docs,
 #                     the VM selftests on Debian's 6.1 and 6.12 kernels
@@ -11,11 +11,35 @@
 #   make demo         boot the VM and show real use
 #   make bench        the benchmarks
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
-#   make install      module, udev rule, tool and man page (DESTDIR, PREFIX)
+#   make install      module, udev rule, tool, man page and header
+#                     (KVER or KDIR, DESTDIR, PREFIX); make uninstall
+#   make deb          Debian packages fairdie-dkms and fairdie, in .build/deb/
+#   make pkgtest      build, lint, install, load in the VM and purge them
 #
+# make and make install only use what is installed; the development targets
+# (check, vmtest, vmrun, demo, bench, lint, docs) install what they need.
 # The kernel build proper is driven by Kbuild (Documentation/kbuild/modules.rst).
 
-KRELEASE ?= $(shell tools/scripts/kernel.sh 2>/dev/null)
+# The kernel the module is built and installed for: the one KDIR (a build
+# directory) or KVER (a release, or a series such as 6.12) names; else, for
+# install and uninstall, the running kernel; else the running kernel if its
+# headers are installed, or the newest installed linux-headers-*-amd64.
+ifeq ($(origin KRELEASE),undefined)
+ifneq ($(filter command% environment%,$(origin KDIR)),)
+KFROM = KDIR
+KRELEASE := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+else ifneq ($(filter command% environment%,$(origin KVER)),)
+KFROM = KVER
+KRELEASE := $(if $(wildcard /lib/modules/$(KVER)/build),$(KVER),$(or \
+	$(shell tools/scripts/kernel.sh $(KVER) 2>/dev/null),$(KVER)))
+else ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+KFROM = running
+KRELEASE := $(shell uname -r)
+else
+KRELEASE := $(shell tools/scripts/kernel.sh 2>/dev/null)
+endif
+endif
 KDIR ?= /lib/modules/$(KRELEASE)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -26,20 +50,45 @@ VM_RELEASE = $(shell tools/scripts/kernel.sh $(KVER))
 VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
 VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE) --mem 3G
 VM_TIMEOUT ?= 1200
+# The module make vmrun loads: KO=PATH (such as the one DKMS built) or ours.
+VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test vm-module \
 	vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
 	uninstall clean
+.PHONY: cli kernel-check cc-check dkms-check deb pkgtest
 
-all: modules tools
+all: modules cli
 
-modules: need-deps
+modules: kernel-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-tools: need-deps
+# The fairdie tool, tools/fairdie (its manual page is tools/cli/fairdie.1).
+cli: cc-check
 	$(MAKE) -C tools/cli
+
+# A missing prerequisite is one line naming the Debian package to install.
+kernel-check: cc-check
+	$(Q)if [ -z "$(KRELEASE)" ]; then \
+		echo "fairdie: $(if $(KFROM),$(KFROM)=$($(KFROM)) is not a kernel build directory,no kernel headers installed: install linux-headers-$$(uname -r))" >&2; \
+		exit 1; \
+	elif [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "fairdie: no headers for kernel $(KRELEASE) ($(KDIR) is missing): install linux-headers-$(KRELEASE), or name another kernel with KVER=RELEASE" >&2; \
+		exit 1; \
+	fi
+	$(Q)$(if $(KFROM),:,[ "$(KRELEASE)" = "$$(uname -r)" ] || \
+		echo "fairdie: building for $(KRELEASE), the running kernel $$(uname -r) has no headers (linux-headers-$$(uname -r))")
+
+cc-check:
+	$(Q)command -v $(CC) >/dev/null || { \
+		echo "fairdie: no C compiler ($(CC)): install gcc and make" >&2; exit 1; }
+	$(Q)echo '#include <stdio.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+		echo "fairdie: no C library headers: install libc6-dev" >&2; exit 1; }
+
+# What the VM tests run besides the module and the tool.
+tools: need-deps cli
 	$(MAKE) -C tools/guest
 	$(MAKE) -C selftests all compat
 
@@ -96,7 +145,7 @@ vmtest-all:
 	$(MAKE) vmtest KVER=6.12
 
 vmrun: vm-module tools
-	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_KO) \
 		--modparams "$(MODPARAMS)" $(VM_TOOLS) \
 		$(foreach f,$(VMFILES),--file $(f)) -- '$(CMD)'
 
@@ -107,6 +156,7 @@ demo: vm-module tools
 
 check: need-deps
 	$(MAKE) test
+	$(MAKE) pkgtest
 	$(MAKE) lint
 	$(MAKE) docs
 	$(MAKE) bench-smoke
@@ -137,11 +187,33 @@ lint: need-deps
 	tools/scripts/lint.sh $(KDIR)
 
 # ---------------------------------------------------------------------
-# Install on a real host.
+# Install on a real host. The module goes where Debian's DKMS puts
+# out-of-tree modules, so that there is one place to look and depmod ranks
+# it before the kernel's own tree.
 
-install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install INSTALL_MOD_DIR=extra \
-		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR))
+MODSUBDIR = updates/dkms
+MODDEST = $(DESTDIR)/lib/modules/$(KRELEASE)/$(MODSUBDIR)
+# Debian's headers carry no signing key: the module is then installed
+# unsigned, said in one line, instead of sign-file failing with SSL errors.
+# depmod runs after the whole install (kbuild's would look for a System.map
+# that Debian's headers lack, and warn).
+SIGN_ALL = $(shell grep -sqx CONFIG_MODULE_SIG_ALL=y $(KDIR)/.config && echo y)
+SIGN_KEY = $(wildcard $(KDIR)/certs/signing_key.x509)
+
+# make install and DKMS would write the same file: one owner at a time.
+dkms-check:
+	$(Q)if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
+		dkms status -m fairdie -k $(KRELEASE) 2>/dev/null | grep -q installed; then \
+		echo "fairdie: DKMS manages fairdie for $(KRELEASE): remove it first (apt remove fairdie-dkms, or dkms remove fairdie/VERSION --all)" >&2; \
+		exit 1; \
+	fi
+
+install: dkms-check all
+	$(if $(SIGN_ALL),$(if $(SIGN_KEY),,@echo "fairdie: installing the module unsigned: $(KDIR) has no signing key (see Secure Boot in Documentation/admin-guide/fairdie.rst)"))
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install \
+		INSTALL_MOD_DIR=$(MODSUBDIR) \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
+		$(if $(SIGN_KEY),,CONFIG_MODULE_SIG_ALL=) cmd_depmod=:
 	install -D -m 0755 tools/fairdie $(DESTDIR)$(PREFIX)/bin/fairdie
 	install -D -m 0644 tools/cli/fairdie.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1
@@ -151,13 +223,24 @@ install: all
 		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
-uninstall:
+uninstall: dkms-check
 	rm -f $(DESTDIR)$(PREFIX)/bin/fairdie \
 		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1 \
 		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules \
 		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h \
-		$(DESTDIR)/lib/modules/$(KRELEASE)/extra/fairdie.ko*
+		$(MODDEST)/fairdie.ko*
+	rmdir $(MODDEST) $(dir $(MODDEST)) $(DESTDIR)$(PREFIX)/include/linux \
+		2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
+
+# Debian packages, built in .build/deb/ (tools/debian/ holds the packaging).
+deb:
+	tools/scripts/deb.sh
+
+# The packages built, linted, installed (DKMS builds the module for 6.1 and
+# 6.12, the VM loads it), then purged. Needs root.
+pkgtest: need-deps
+	tools/scripts/test_package.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

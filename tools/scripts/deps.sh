@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # deps.sh check|install - the Debian packages fairdie needs, and nothing else.
+# Packages and their test (make deb, make pkgtest): debhelper, dh-dkms, dkms,
+# fakeroot, lintian.
 #
 # Build: gcc, make, perl, Debian's 6.1 kernel headers; the 6.12 kernel
 # (image and headers, from bookworm-security) for the second VM run.
@@ -12,7 +14,8 @@
 # python3-docutils, gnuplot-nox.
 set -eu
 
-PKGS="gcc make perl libc6-dev cpio xz-utils kmod bc
+PKGS="debhelper dh-dkms dkms fakeroot lintian
+gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib"
