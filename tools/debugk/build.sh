@@ -6,9 +6,10 @@
 # Builds, once, a kernel from Debian's linux-source-6.1 with KASAN, lockdep,
 # kmemleak, UBSAN, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and fault injection:
 # tinyconfig, with tools/debugk/debug.config merged on top by the kernel's
-# own scripts/kconfig/merge_config.sh.  The result is cached under
-# .build/debugk/kernel-KEY, KEY being a hash of the fragment, this script,
-# the source package version and the compiler: only the first run pays.
+# own scripts/kconfig/merge_config.sh.  The result is cached in
+# .build/debugk/kernel, with a key (a hash of the fragment, the source
+# package version and the compiler) in its .fairdie-built: only the first
+# run pays; a new fragment or source version rebuilds from scratch.
 # The tree is left ready to build out-of-tree modules against (it is the
 # module's KDIR) and to boot (arch/x86/boot/bzImage).
 #
@@ -21,6 +22,9 @@
 # (default 10), DEBUGK_BUILD_DIR (default REPO/.build/debugk).
 set -eu
 
+# The body is one { } block, read whole before any of it runs: editing
+# this file cannot upset a build under way.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 frag=$here/debug.config
@@ -37,10 +41,17 @@ die() {
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 	die "linux-source-6.1 is not installed: run 'make deps'"
 [ -f "$tarball" ] || die "no $tarball: run 'make deps'"
-key=$( { cat "$frag" "$0"; echo "$srcver"; gcc --version | head -n 1; } |
-	sha256sum | cut -c 1-16)
+# What the build depends on.  LAYOUT changes when this script starts
+# building differently.
+LAYOUT=1
+key=$( {
+	echo "layout $LAYOUT"
+	cat "$frag"
+	echo "$srcver"
+	gcc --version | head -n 1
+} | sha256sum | cut -c 1-16)
 src=$build/src-$srcver
-out=$build/kernel-$key
+out=$build/kernel
 
 case ${1:-} in
 --dir) echo "$out"; exit 0 ;;
@@ -56,7 +67,11 @@ report() {
 	esac
 }
 
-if [ -f "$out/.fairdie-built" ]; then
+built() {
+	[ "$(cat "$out/.fairdie-built" 2>/dev/null)" = "$key" ]
+}
+
+if built; then
 	report "${1:-}"
 	exit 0
 fi
@@ -65,7 +80,7 @@ mkdir -p "$build"
 # One build at a time (make vmtest and make demo may start together).
 exec 9>"$build/.lock"
 flock 9
-if [ -f "$out/.fairdie-built" ]; then
+if built; then
 	report "${1:-}"
 	exit 0
 fi
@@ -119,13 +134,15 @@ done <"$frag"
 echo "debugk: building (make -j$jobs bzImage modules, nice $nice; the first" \
 	"build takes a while)" >&2
 kmake -s -j"$jobs" bzImage modules
-: >"$out/.fairdie-built"
+echo "$key" >"$out/.fairdie-built"
 echo "debugk: built $(cat "$out/include/config/kernel.release") in" \
 	"$(( $(date +%s) - start ))s" >&2
 
-# Older builds (another fragment or source version) are not needed.
-for d in "$build"/kernel-* "$build"/src-*; do
+# Sources of other versions are not needed any more.
+for d in "$build"/src-*; do
 	[ -d "$d" ] || continue
-	[ "$d" = "$out" ] || [ "$d" = "$src" ] || rm -rf "$d"
+	[ "$d" = "$src" ] || rm -rf "$d"
 done
 report "${1:-}"
+exit 0
+}
