@@ -37,11 +37,13 @@
 #include <linux/fairdie.h>
 
 #define DEV "/dev/fairdie"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
 #define MAX_NTH 5000
 
 static int failures;
 
-static void __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
+static void __printf(1, 2) bad(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -86,7 +88,7 @@ static int disarm(int nth_fd)
 		perror("fdfault: read fail-nth");
 		exit(2);
 	}
-	injected = atoi(s) == 0;
+	injected = strtoul(s, NULL, 10) == 0;
 	arm(nth_fd, 0);
 	return injected;
 }
@@ -293,11 +295,11 @@ static void storm(const char *ko, const char *params)
 	make_it_fail(mif, 1);
 	r = run_open(-1, 0);
 	if (r != -ENOMEM && r != -ENFILE)
-		bad("storm: open gave %d, want -ENOMEM", r);
-	for (i = 1; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		bad("%s: open gave %d, want -ENOMEM", __func__, r);
+	for (i = 1; i < ARRAY_SIZE(ops); i++) {
 		r = ops[i].run(fd, ops[i].req);
 		if (r < 0 && r != -ENOMEM)
-			bad("storm: %s: errno %d", ops[i].name, -r);
+			bad("%s: %s: errno %d", __func__, ops[i].name, -r);
 	}
 	make_it_fail(mif, 0);
 	close(fd);
@@ -307,11 +309,12 @@ static void storm(const char *ko, const char *params)
 	r = load(ko, params);
 	make_it_fail(mif, 0);
 	if (r != -ENOMEM)
-		bad("storm: load gave %d, want -ENOMEM", r);
+		bad("%s: load gave %d, want -ENOMEM", __func__, r);
 	r = load(ko, params);
 	if (r != 0)
-		bad("storm: load after the storm: errno %d", -r);
-	printf("storm: open and load refused with ENOMEM, the open file kept working\n");
+		bad("%s: load afterwards: errno %d", __func__, -r);
+	printf("%s: open and load refused with ENOMEM, the open file kept working\n",
+	       __func__);
 	check_works("storm");
 }
 
@@ -328,7 +331,7 @@ int main(int argc, char **argv)
 	}
 	nth_fd = xopen("/proc/thread-self/fail-nth", O_RDWR);
 	if (!strcmp(argv[1], "sweep")) {
-		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(ops); i++)
 			sweep_op(nth_fd, &ops[i]);
 	} else if (!strcmp(argv[1], "load") && argc > 2) {
 		sweep_load(nth_fd, argv[2], params);

@@ -24,6 +24,7 @@ MODULE_PARM_DESC(bug, "the bug to commit: oob, leak, shift, sleep or abba");
 /* Kept in a global so that the compiler cannot see the values. */
 static unsigned int fdbug_index = 16;
 static unsigned int fdbug_width = 40;
+static int fdbug_one = 1;
 static void *fdbug_sink;
 
 static DEFINE_MUTEX(fdbug_a);
@@ -58,9 +59,7 @@ static noinline int fdbug_leak(void)
 
 static noinline int fdbug_shift(void)
 {
-	volatile int one = 1;
-
-	WRITE_ONCE(fdbug_index, one << READ_ONCE(fdbug_width));
+	WRITE_ONCE(fdbug_index, READ_ONCE(fdbug_one) << READ_ONCE(fdbug_width));
 	return 0;
 }
 
