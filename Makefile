@@ -97,7 +97,7 @@ VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
 
 vmtest: vm-module tools
 	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-		--modparams "hwrng=rdrand" $(VM_TOOLS) \
+		--modparams "hwrng=rdrand" $(VM_TOOLS) $(DEBUGK_TEST_ARGS) \
 		--bin /usr/bin/rngtest --bin /usr/bin/ent \
 		--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
 		--file tools/guest/vmtest.sh -- $(DEBUGK_WRAP) sh /root/vmtest.sh
@@ -107,7 +107,8 @@ vmtest: vm-module tools
 # injection, kmemleak scan after rmmod).  Stack dumps of the allocation
 # failures it injects are expected; guest.sh fails on any other.
 ifeq ($(KVER),debug)
-DEBUGK_VM_ARGS = --append no_hash_pointers --klog-ignore 'Call Trace:' \
+DEBUGK_VM_ARGS = --append no_hash_pointers
+DEBUGK_TEST_ARGS = --klog-ignore 'Call Trace:' \
 	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
 DEBUGK_WRAP = sh /root/guest.sh
 vm-module: .build/debugk/fdfault
