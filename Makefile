@@ -111,7 +111,7 @@ DEBUGK_VM_ARGS = --append no_hash_pointers
 DEBUGK_TEST_ARGS = --klog-ignore 'Call Trace:' \
 	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
 DEBUGK_WRAP = sh /root/guest.sh
-vm-module: .build/debugk/fdfault
+vmtest: .build/debugk/fdfault
 endif
 
 debug-kernel: need-deps
