@@ -70,11 +70,21 @@ lockdep_live() {
 lockdep_classes() {
 	head -c 64 /dev/fairdie >/dev/null || return 1
 	head -c 64 /dev/hwrng >/dev/null 2>&1
-	text=$(cat /sys/module/fairdie/sections/.text)
-	size=$(cat /sys/module/fairdie/coresize)
-	case $text in 0xffffffff*) ;; *) echo "odd .text $text"; return 1 ;; esac
-	lo=$((0x${text#0xffffffff}))
-	hi=$((lo + size))
+	# The module's core memory: from its lowest section (init sections
+	# are gone by now) for coresize bytes.  Addresses are compared in
+	# their low 32 bits: modules live at 0xffffffffc0000000 and above.
+	lo=
+	for f in /sys/module/fairdie/sections/.* /sys/module/fairdie/sections/*; do
+		case ${f##*/} in .init* | . | .. | '*' | '.*') continue ;; esac
+		a=$(cat "$f")
+		case $a in 0xffffffff*) ;; *) continue ;; esac
+		a=$((0x${a#0xffffffff}))
+		if [ -z "$lo" ] || [ "$a" -lt "$lo" ]; then
+			lo=$a
+		fi
+	done
+	[ -n "$lo" ] || { echo "no sections of fairdie"; return 1; }
+	hi=$((lo + $(cat /sys/module/fairdie/coresize)))
 	n=0
 	while read -r key rest; do
 		case $key in ffffffff????????) ;; *) continue ;; esac
