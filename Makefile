@@ -111,6 +111,10 @@ DEBUGK_VM_ARGS = --append no_hash_pointers
 DEBUGK_TEST_ARGS = --klog-ignore 'Call Trace:' \
 	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
 DEBUGK_WRAP = sh /root/guest.sh
+# KASAN under TCG is slow: more time, unless VM_TIMEOUT was given.
+ifeq ($(origin VM_TIMEOUT),file)
+VM_TIMEOUT = 2700
+endif
 vmtest: .build/debugk/fdfault
 endif
 
