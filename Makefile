@@ -80,6 +80,7 @@ test: need-deps
 	$(MAKE) -C tools/test check
 	$(MAKE) -C tools/cli check
 	tools/scripts/test_install.sh
+	tools/debugk/test_verify.sh
 
 print-krelease:
 	@echo $(KRELEASE)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh [--dir|--release|--image] - fairdie's debug kernel.
+# build.sh [--dir|--release|--image|--verify CONFIG] - fairdie's debug
+# kernel.
 #
 # Builds, once, a kernel from Debian's linux-source-6.1 with KASAN, lockdep,
 # kmemleak, UBSAN, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and fault injection:
@@ -17,6 +18,8 @@
 #   --dir      print the build directory, build nothing
 #   --release  build if needed, print the kernel release
 #   --image    build if needed, print the bzImage's path
+#   --verify CONFIG
+#              check that every line of the fragment is in CONFIG
 #
 # Environment: DEBUGK_JOBS (default: the number of CPUs), DEBUGK_NICE
 # (default 10), DEBUGK_BUILD_DIR (default REPO/.build/debugk).
@@ -53,10 +56,33 @@ key=$( {
 src=$build/src-$srcver
 out=$build/kernel
 
+# verify CONFIG: every line of the fragment must have made it into CONFIG:
+# Kconfig silently drops a symbol whose dependencies are not met.
+verify() {
+	bad=0
+	while read -r line; do
+		case $line in
+		CONFIG_*=*) want=$line; sym=${line%%=*} ;;
+		'# CONFIG_'*' is not set') sym=${line#\# }; sym=${sym%% *}; want= ;;
+		*) continue ;;
+		esac
+		have=$(grep -E "^($sym=|# $sym is not set)" "$1" || true)
+		if [ -n "$want" ]; then
+			[ "$have" = "$want" ] && continue
+		else
+			case $have in '' | "# $sym is not set") continue ;; esac
+		fi
+		echo "debugk: $frag asks for '${want:-# $sym is not set}', got '${have:-nothing}'" >&2
+		bad=1
+	done <"$frag"
+	return $bad
+}
+
 case ${1:-} in
 --dir) echo "$out"; exit 0 ;;
+--verify) verify "$2"; exit ;;
 '' | --release | --image) ;;
-*) die "usage: build.sh [--dir|--release|--image]" ;;
+*) die "usage: build.sh [--dir|--release|--image|--verify CONFIG]" ;;
 esac
 
 report() {
@@ -111,25 +137,7 @@ kmake -s tinyconfig
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
 kmake -s olddefconfig
 
-# Every line of the fragment must have made it: Kconfig silently drops a
-# symbol whose dependencies are not met.
-bad=0
-while read -r line; do
-	case $line in
-	CONFIG_*=*) want=$line; sym=${line%%=*} ;;
-	'# CONFIG_'*' is not set') sym=${line#\# }; sym=${sym%% *}; want= ;;
-	*) continue ;;
-	esac
-	have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
-	if [ -n "$want" ]; then
-		[ "$have" = "$want" ] && continue
-	else
-		case $have in '' | "# $sym is not set") continue ;; esac
-	fi
-	echo "debugk: $frag asks for '${want:-# $sym is not set}', got '${have:-nothing}'" >&2
-	bad=1
-done <"$frag"
-[ $bad = 0 ] || die "the fragment does not apply to $srcver"
+verify "$out/.config" || die "the fragment does not apply to $srcver"
 
 echo "debugk: building (make -j$jobs bzImage modules, nice $nice; the first" \
 	"build takes a while)" >&2
