@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -143,7 +144,7 @@ static int run_ioctl(int fd, unsigned long req)
 
 static int run_read(int fd, unsigned long len)
 {
-	char buf[4096];
+	static char buf[4096];
 	ssize_t n = read(fd, buf, len);
 
 	return n < 0 ? -errno : 0;
@@ -325,6 +326,15 @@ int main(int argc, char **argv)
 	int nth_fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * Every page of ours in memory and mapped now: a page fault that
+	 * needs memory while failures are armed would fail in our place
+	 * (and, with make-it-fail, be retried forever).
+	 */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
+		perror("fdfault: mlockall");
+		return 2;
+	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: fdfault sweep | load KO [PARAMS] | storm KO [PARAMS]\n");
 		return 2;

@@ -106,7 +106,7 @@ faultinj_live() {
 		echo 0 >$dbg/$d/verbose
 	done
 	echo 0 >$dbg/fail_page_alloc/min-order
-	[ -e /proc/self/fail-nth ] && [ -e /proc/self/make-it-fail ]
+	[ -e /proc/thread-self/fail-nth ] && [ -e /proc/thread-self/make-it-fail ]
 }
 
 # ------------------------------------------------------ fault injection
