@@ -1,16 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs inside the VM (make vmtest), the module loaded with hwrng=rdrand:
-#   1. the kselftest suite of the device ABI (selftests/fairdie_test), and
-#      the same built for 32 bits, through compat_ioctl
+# Runs inside the VM (make vmtest), the module loaded with hwrng=rdseed on a
+# CPU with RDSEED and RDRAND (QEMU 10, -cpu max):
+#   1. every kselftest program (selftests/fairdie_*_test), and each one
+#      built for 32 bits (fairdie_*_test_32), through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
-#   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest
+#   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
+#      RDSEED, then by RDRAND
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused
-# Every step prints its figures; the last line is "N passed, N failed" and
-# the exit status is 0 only if all passed.
+# "vmtest.sh no-rdseed" is make vmtest's second run, on a CPU without RDSEED
+# (see no_rdseed below).  Every step prints its figures; the last line is
+# "N passed, N failed" and the exit status is 0 only if all passed.
 set -u
 
 passed=0
@@ -38,14 +41,26 @@ fips() {
 	[ -n "$bad" ] && [ "$bad" -le 3 ]
 }
 
+# The default source: AUTO resolves to RDSEED when the CPU has it.
+auto_rdseed() {
+	grep -qw rdseed /proc/cpuinfo || return 1
+	echo "source: $(cat /sys/class/misc/fairdie/source)"
+	[ "$(cat /sys/class/misc/fairdie/source)" = rdseed ]
+}
+
+# /dev/hwrng fed by fairdie from source $1 (the module loaded with hwrng=$1).
 hwrng_feed() {
+	if [ "$1" != "$(cut -d' ' -f1 /sys/class/misc/fairdie/hwrng)" ]; then
+		rmmod fairdie && insmod /root/fairdie.ko hwrng="$1" || return 1
+	fi
 	avail=$(cat /sys/class/misc/hw_random/rng_available)
 	echo "rng_available: $avail"
 	echo "$avail" | grep -qw fairdie || return 1
 	echo fairdie >/sys/class/misc/hw_random/rng_current || return 1
 	echo "rng_current: $(cat /sys/class/misc/hw_random/rng_current)"
 	echo "fairdie hwrng: $(cat /sys/class/misc/fairdie/hwrng)"
-	[ "$(cat /sys/class/misc/fairdie/hwrng)" = "rdrand ok" ] || return 1
+	[ "$(cat /sys/class/misc/hw_random/rng_current)" = fairdie ] || return 1
+	[ "$(cat /sys/class/misc/fairdie/hwrng)" = "$1 ok" ] || return 1
 	fips </dev/hwrng
 }
 
@@ -82,7 +97,7 @@ lifetime() {
 	echo "rmmod refused while open, done after close, and while /dev/hwrng was read ($(tail -n 1 /tmp/dd.err))"
 	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	for p in sides=0 extractor=bogus source=sim source=bogus \
-		 "extractor=dijkstra sides=67" hwrng=rdseed hwrng=bogus \
+		 "extractor=dijkstra sides=67" hwrng=bogus \
 		 hwrng_quality=2000 hwrng_quality=0; do
 		# shellcheck disable=SC2086
 		if insmod /root/fairdie.ko $p 2>/dev/null; then
@@ -97,11 +112,47 @@ lifetime() {
 	rmmod fairdie
 }
 
+# "vmtest.sh no-rdseed": make vmtest's second run, on a CPU without RDSEED
+# (QEMU -cpu max,-rdseed).  AUTO falls back to RDRAND, hwrng=auto means off,
+# source=rdseed and hwrng=rdseed are refused, and the tool says RDSEED is
+# not available (tools/cli/test_vm.sh).
+no_rdseed() {
+	sys=/sys/class/misc/fairdie
+	echo "source $(cat $sys/source); available: $(cat $sys/available_sources)"
+	! grep -qw rdseed /proc/cpuinfo && grep -qw rdrand /proc/cpuinfo &&
+		[ "$(cat $sys/source)" = rdrand ] || return 1
+	case " $(cat $sys/available_sources) " in *" rdseed "*) return 1 ;; esac
+	rmmod fairdie && insmod /root/fairdie.ko hwrng=auto || return 1
+	echo "hwrng=auto: $(cat $sys/hwrng)"
+	[ "$(cat $sys/hwrng)" = off ] && rmmod fairdie || return 1
+	for p in source=rdseed hwrng=rdseed; do
+		if insmod /root/fairdie.ko $p 2>/dev/null; then
+			echo "insmod accepted $p"
+			return 1
+		fi
+		echo "insmod $p refused: $(dmesg | grep fairdie: | tail -n 1)"
+	done
+	insmod /root/fairdie.ko
+}
+
+if [ "${1:-}" = no-rdseed ]; then
+	step no-rdseed no_rdseed
+	step fairdie_source_test-no-rdseed fairdie_source_test
+	step tool-no-rdseed sh /root/test_vm.sh
+	echo "vmtest: $passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+fi
+
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
-step selftests fairdie_test
-step selftests-compat fairdie_test_32
+for t in /usr/bin/fairdie_*_test; do
+	step "${t##*/}" "$t"
+	step "${t##*/}_32" "${t}_32"
+done
 step tool sh /root/test_vm.sh
-step hwrng-rngtest hwrng_feed
+step auto-rdseed auto_rdseed
+step hwrng-rngtest-rdseed hwrng_feed rdseed
+step hwrng-rngtest-rdrand hwrng_feed rdrand
 step fairdie-rngtest fairdie_fips
 step fairdie-ent-vn-rdrand fairdie_ent vn rdrand
 step fairdie-ent-peres-sim fairdie_ent peres sim

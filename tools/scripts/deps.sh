@@ -8,14 +8,15 @@
 # linux-source-6.1 provides checkpatch.pl, kernel-doc and the kselftest
 # harness, unpacked at build time, and the debug kernel (make vmtest
 # KVER=debug), built from it with flex, bison, libelf-dev, libssl-dev.
-# The VM: qemu-system-x86, busybox-static, Debian's kernel image. Tests
-# and docs: sparse, rng-tools5, ent, dieharder, python3-docutils,
-# gnuplot-nox.
+# The VM: busybox-static, Debian's kernel image, and QEMU 10.0 from
+# bookworm-backports, unpacked under .build/ by tools/scripts/qemu.sh
+# (nothing installed on the host for it). Tests and docs: sparse,
+# rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox.
 set -eu
 
 PKGS="gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
-qemu-system-x86 busybox-static sparse rng-tools5 ent dieharder
+busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
 flex bison libelf-dev libssl-dev"
 
@@ -27,6 +28,7 @@ missing() {
 			grep -q '^install ok installed' || echo "$p"
 	done
 	"$here/kernel.sh" 6.12 >/dev/null 2>&1 || echo "kernel-6.12"
+	"$here/qemu.sh" check || echo "qemu-10"
 }
 
 case ${1:-check} in
@@ -43,6 +45,15 @@ install)
 	if [ -z "$m" ]; then
 		echo "deps: all present"
 		exit 0
+	fi
+	if echo "$m" | grep -q '^qemu-10$'; then
+		"$here/qemu.sh" install
+		m=$( (echo "$m"; "$here/qemu.sh" libs) | grep -v -e '^qemu-10$' -e '^$' || true)
+		if [ -z "$m" ]; then
+			"$here/qemu.sh" check && exit 0
+			echo "deps: $("$here/qemu.sh" path) does not run" >&2
+			exit 1
+		fi
 	fi
 	if [ "$(id -u)" != 0 ]; then
 		echo "deps: missing:" $m "- run 'sudo make deps'" >&2
@@ -65,6 +76,10 @@ install)
 	fi
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $pkgs
+	"$here/qemu.sh" check || {
+		echo "deps: $("$here/qemu.sh" path) does not run" >&2
+		exit 1
+	}
 	;;
 *)
 	echo "usage: deps.sh check|install" >&2
