@@ -20,6 +20,20 @@ else
 	missed=1
 fi
 
+# A stack dump with no allocation failure before it: guest.sh must refuse
+# it (make vmtest KVER=debug lets vm.sh ignore "Call Trace:" lines, since
+# guest.sh explains each one).
+insmod /root/fdbug.ko bug=stack && rmmod fdbug
+out=$(DEBUGK_STEPS=stacks sh /root/guest.sh)
+rc=$?
+echo "$out"
+if [ $rc != 0 ] && echo "$out" | grep -q 'unexplained stack dump'; then
+	echo "caught: stack (guest.sh's stack dump check failed)"
+else
+	echo "MISSED: stack"
+	missed=1
+fi
+
 # The others: the report's headline in the kernel log, which vm.sh fails
 # the run on.
 for b in oob:'BUG: KASAN: slab-out-of-bounds' \

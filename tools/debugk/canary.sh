@@ -28,7 +28,7 @@ rc=$?
 set -e
 cat "$log"
 fail=0
-for b in leak oob shift sleep abba; do
+for b in leak stack oob shift sleep abba; do
 	grep -q "^caught: $b " "$log" || { echo "canary: $b was not caught"; fail=1; }
 done
 if [ $rc != 123 ]; then

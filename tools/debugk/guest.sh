@@ -185,10 +185,10 @@ finish() {
 	exit
 }
 
-if [ "${DEBUGK_STEPS:-all}" = leakcheck ]; then
-	leakcheck
-	exit
-fi
+case ${DEBUGK_STEPS:-all} in
+leakcheck) leakcheck; exit ;;
+stacks) stacks_explained; exit ;;
+esac
 
 echo "# debug kernel $(uname -r)"
 step kasan kasan_live

@@ -11,6 +11,8 @@
  *   insmod fdbug.ko bug=sleep   may sleep with preemption off
  *                               (DEBUG_ATOMIC_SLEEP)
  *   insmod fdbug.ko bug=abba    takes two mutexes in both orders (lockdep)
+ *   insmod fdbug.ko bug=stack   dumps its stack for no reason (a report
+ *                               with no headline of its own)
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -19,7 +21,7 @@
 
 static char *bug = "";
 module_param(bug, charp, 0444);
-MODULE_PARM_DESC(bug, "the bug to commit: oob, leak, shift, sleep or abba");
+MODULE_PARM_DESC(bug, "the bug to commit: oob, leak, shift, sleep, abba or stack");
 
 /* Kept in a global so that the compiler cannot see the values. */
 static unsigned int fdbug_index = 16;
@@ -97,6 +99,10 @@ static int __init fdbug_init(void)
 		return fdbug_sleep();
 	if (!strcmp(bug, "abba"))
 		return fdbug_abba();
+	if (!strcmp(bug, "stack")) {
+		dump_stack();
+		return 0;
+	}
 	pr_err("fdbug: unknown bug '%s'\n", bug);
 	return -EINVAL;
 }
