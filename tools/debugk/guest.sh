@@ -17,8 +17,8 @@
 #      failures injected on purpose (vm.sh fails the run on every other
 #      report: KASAN, UBSAN, lockdep, WARNING, BUG, ...)
 # Environment: FAIRDIE_KO (default /root/fairdie.ko), FAIRDIE_PARAMS
-# (default "hwrng=rdrand"), DEBUGK_STEPS (default "all"; "leakcheck" only
-# scans, for tools/debugk/canary.sh).
+# (default "hwrng=rdrand"), DEBUGK_STEPS (default "all"; "leakcheck" or
+# "stacks" run only that check, for tools/debugk/canary-guest.sh).
 set -u
 
 dbg=/sys/kernel/debug
