@@ -16,6 +16,7 @@
 #
 # Without an option, builds if needed and prints the build directory.
 #   --dir      print the build directory, build nothing
+#   --key      print the key of the build that would be used
 #   --release  build if needed, print the kernel release
 #   --image    build if needed, print the bzImage's path
 #   --verify CONFIG
@@ -80,9 +81,10 @@ verify() {
 
 case ${1:-} in
 --dir) echo "$out"; exit 0 ;;
+--key) echo "$key"; exit 0 ;;
 --verify) verify "$2"; exit ;;
 '' | --release | --image) ;;
-*) die "usage: build.sh [--dir|--release|--image|--verify CONFIG]" ;;
+*) die "usage: build.sh [--dir|--key|--release|--image|--verify CONFIG]" ;;
 esac
 
 report() {
