@@ -6,7 +6,9 @@
 #   make deps         install every Debian package the project needs
 #   make check        every test: userspace proofs, tools, lint, docs,
 #                     the VM selftests on Debian's 6.1 and 6.12 kernels
-#   make vmtest       the VM selftests on one kernel (KVER=6.1 by default)
+#                     and on the debug kernel
+#   make vmtest       the VM selftests on one kernel (KVER=6.1 by default;
+#                     KVER=debug: a KASAN/lockdep/kmemleak kernel, built once)
 #   make vmrun CMD='...' [VMFILES='a b'] [MODPARAMS='k=v ...'] [KVER=...]
 #   make demo         boot the VM and show real use
 #   make bench        the benchmarks
@@ -44,11 +46,24 @@ KDIR ?= /lib/modules/$(KRELEASE)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-# The VM tests boot Debian's own kernel of this series.
+# The VM tests boot Debian's own kernel of this series, or with KVER=debug
+# the debug kernel of tools/debugk (KASAN, lockdep, kmemleak, UBSAN, fault
+# injection), built once by tools/debugk/build.sh.
 KVER ?= 6.1
+ifeq ($(KVER),debug)
+DEBUGK_DIR := $(shell tools/debugk/build.sh --dir)
+VM_RELEASE = $(shell cat $(DEBUGK_DIR)/include/config/kernel.release 2>/dev/null)
+VM_KDIR = $(DEBUGK_DIR)
+VM_IMAGE = $(DEBUGK_DIR)/arch/x86/boot/bzImage
+VM_KERNEL_DEP = debug-kernel
+else
 VM_RELEASE = $(shell tools/scripts/kernel.sh $(KVER))
+VM_KDIR = /lib/modules/$(VM_RELEASE)/build
+VM_IMAGE = /boot/vmlinuz-$(VM_RELEASE)
+VM_KERNEL_DEP =
+endif
 VM_MODDIR = $(CURDIR)/.build/mod-$(VM_RELEASE)
-VM = tools/vm/vm.sh --kernel /boot/vmlinuz-$(VM_RELEASE) --mem 3G
+VM = tools/vm/vm.sh --kernel $(VM_IMAGE) --mem 3G $(DEBUGK_VM_ARGS)
 VM_TIMEOUT ?= 1200
 # The module make vmrun loads: KO=PATH (such as the one DKMS built) or ours.
 VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
@@ -56,7 +71,7 @@ VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test vm-module \
-	vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
+	debug-kernel debugk-canary vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
 	uninstall clean
 .PHONY: cli kernel-check cc-check dkms-check deb pkgtest
 
@@ -112,16 +127,17 @@ test: need-deps
 	$(MAKE) -C tools/test check
 	$(MAKE) -C tools/cli check
 	tools/scripts/test_install.sh
+	tools/debugk/test_verify.sh
 
 print-krelease:
 	@echo $(KRELEASE)
 
 # The module built for the VM's kernel, in a directory of its own so that
 # builds for several kernels do not clobber each other.
-vm-module: need-deps
+vm-module: need-deps $(VM_KERNEL_DEP)
 	$(Q)mkdir -p $(VM_MODDIR)
 	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
-	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
+	$(MAKE) -C $(VM_KDIR) M=$(VM_MODDIR) modules
 
 # Every kselftest program, 64-bit and 32-bit (selftests/Makefile).
 SELFTEST_PROGS = $(patsubst %.c,%,$(wildcard selftests/fairdie_*_test.c))
@@ -137,12 +153,42 @@ VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 # The guest's CPU has RDSEED and RDRAND; a second, short run takes RDSEED
 # away (tools/guest/vmtest.sh says what each run tests).
 vmtest: vm-module tools
-	$(VM) $(VM_TEST) --modparams "hwrng=rdseed" -- sh /root/vmtest.sh
+	$(VM) $(VM_TEST) $(DEBUGK_TEST_ARGS) --modparams "hwrng=rdseed" \
+		-- $(DEBUGK_WRAP) sh /root/vmtest.sh
 	$(VM) $(VM_TEST) --qemu "-cpu max,-rdseed" -- sh /root/vmtest.sh no-rdseed
+
+# The debug kernel: built once (the first run takes a while), then the VM
+# suite runs on it inside tools/debugk/guest.sh (checkers live, fault
+# injection, kmemleak scan after rmmod).  Stack dumps of the allocation
+# failures it injects are expected; guest.sh fails on any other.
+ifeq ($(KVER),debug)
+DEBUGK_VM_ARGS = --append no_hash_pointers
+DEBUGK_TEST_ARGS = --klog-ignore 'Call Trace:' \
+	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
+DEBUGK_WRAP = FAIRDIE_PARAMS=hwrng=rdseed sh /root/guest.sh
+# KASAN under TCG is slow: more time, unless VM_TIMEOUT was given.
+ifeq ($(origin VM_TIMEOUT),file)
+VM_TIMEOUT = 2700
+endif
+vmtest: .build/debugk/fdfault
+endif
+
+debug-kernel: need-deps
+	tools/debugk/build.sh
+
+.build/debugk/fdfault: tools/debugk/fdfault.c uapi/linux/fairdie.h
+	$(Q)mkdir -p .build/debugk
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -static -Iuapi -o $@ $<
+
+# A debug-kernel run fails when a checker fires: the test-only fdbug.ko.
+debugk-canary: need-deps
+	tools/debugk/canary.sh
 
 vmtest-all:
 	$(MAKE) vmtest KVER=6.1
 	$(MAKE) vmtest KVER=6.12
+	$(MAKE) vmtest KVER=debug
+	$(MAKE) debugk-canary
 
 vmrun: vm-module tools
 	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_KO) \

@@ -8,17 +8,20 @@
 # Build: gcc, make, perl, Debian's 6.1 kernel headers; the 6.12 kernel
 # (image and headers, from bookworm-security) for the second VM run.
 # linux-source-6.1 provides checkpatch.pl, kernel-doc and the kselftest
-# harness, unpacked at build time. The VM: busybox-static, Debian's kernel
-# image, and QEMU 10.0 from bookworm-backports, unpacked under .build/ by
-# tools/scripts/qemu.sh (nothing installed on the host for it). Tests and docs: sparse, rng-tools5, ent, dieharder,
-# python3-docutils, gnuplot-nox.
+# harness, unpacked at build time, and the debug kernel (make vmtest
+# KVER=debug), built from it with flex, bison, libelf-dev, libssl-dev.
+# The VM: busybox-static, Debian's kernel image, and QEMU 10.0 from
+# bookworm-backports, unpacked under .build/ by tools/scripts/qemu.sh
+# (nothing installed on the host for it). Tests and docs: sparse,
+# rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox.
 set -eu
 
 PKGS="debhelper dh-dkms dkms fakeroot lintian
 gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
-python3-docutils gnuplot-nox groff-base gcc-multilib"
+python3-docutils gnuplot-nox groff-base gcc-multilib
+flex bison libelf-dev libssl-dev"
 
 here=$(cd "$(dirname "$0")" && pwd)
 
