@@ -113,8 +113,9 @@ static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 /*
  * Restart the source: clear the failure latch, re-arm the health tests
  * for the source's claimed entropy and its startup test, and restart the
- * simulated coin from its seed. Hardware sources are judged as full
- * entropy, the coin by its own bias, the kernel CRNG (a DRBG) not at all.
+ * simulated coin from its seed. Hardware sources are judged against the
+ * bias the extractor tolerates, the coin by its own bias, the kernel CRNG
+ * (a DRBG) not at all.
  */
 static void fairdie_restart_source(struct fairdie_file *f)
 {
@@ -124,9 +125,10 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->source == FAIRDIE_SRC_SIM)
 		fd_pipe_restart(&f->pipe, f->sim_cfg.p1_num, f->sim_cfg.p1_den,
 				true, false);
+	else if (f->source == FAIRDIE_SRC_CRNG)
+		fd_pipe_restart(&f->pipe, 1, 2, false, false);
 	else
-		fd_pipe_restart(&f->pipe, 1, 2, f->source != FAIRDIE_SRC_CRNG,
-				true);
+		fd_pipe_restart_hw(&f->pipe);
 	fd_sim_restart(&f->sim);
 }
 
