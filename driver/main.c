@@ -98,16 +98,26 @@ static void fairdie_flush(struct fairdie_file *f)
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
+/* The device-wide health and counters are those of RDSEED and RDRAND. */
+static bool fairdie_source_is_hw(u32 source)
+{
+	return source == FAIRDIE_SRC_RDSEED || source == FAIRDIE_SRC_RDRAND;
+}
+
 static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 {
 	if (f->failed == failed)
 		return;
 	/* fairdie_poll() reads it without the lock. */
 	WRITE_ONCE(f->failed, failed);
-	if (failed)
-		atomic_inc(&fairdie_counters.failed_files);
-	else
+	if (failed) {
+		f->failed_hw = fairdie_source_is_hw(f->source);
+		if (f->failed_hw)
+			atomic_inc(&fairdie_counters.failed_files);
+	} else if (f->failed_hw) {
+		f->failed_hw = false;
 		atomic_dec(&fairdie_counters.failed_files);
+	}
 }
 
 /*
@@ -144,14 +154,20 @@ static const struct fd_source_ops fairdie_source_ops = {
 	.interrupted = fairdie_interrupted,
 };
 
-/* Latch, count and report a health test failure of the pipeline. */
+/*
+ * Latch, count and report a health test failure of the pipeline. Only a
+ * hardware source's failure is the device's business: any user can make the
+ * simulated coin fail, and that is counted in the file's stats only.
+ */
 static int fairdie_check_health(struct fairdie_file *f, int err)
 {
 	if (err != -EIO || !f->pipe.failed || f->failed)
 		return err;
 	f->stats.health_failures++;
-	atomic64_inc(&fairdie_counters.health_failures);
 	fairdie_set_failed(f, true);
+	if (!f->failed_hw)
+		return err;
+	atomic64_inc(&fairdie_counters.health_failures);
 	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
 			    fairdie_source_name(f->source),
 			    fd_health_name(f->pipe.failure),
@@ -239,7 +255,8 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		}
 	}
 	f->stats.outputs += made;
-	atomic64_add(made, &fairdie_counters.outputs);
+	if (fairdie_source_is_hw(f->source))
+		atomic64_add(made, &fairdie_counters.outputs);
 	return err;
 }
 
@@ -342,8 +359,9 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 out_unlock:
-	atomic64_add(f->pipe.source_bits - bits_before,
-		     &fairdie_counters.source_bits);
+	if (fairdie_source_is_hw(f->source))
+		atomic64_add(f->pipe.source_bits - bits_before,
+			     &fairdie_counters.source_bits);
 	mutex_unlock(&f->lock);
 	/* A partial read wins over the error that ended it. */
 	if (done)
