@@ -74,7 +74,8 @@ print-krelease:
 vm-module: need-deps
 	$(Q)mkdir -p $(VM_MODDIR)
 	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
-	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
+	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) \
+		FAIRDIE_FAULT=1 modules
 
 VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
 	--bin selftests/fairdie_test_32 \

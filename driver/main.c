@@ -27,6 +27,7 @@
 #include <linux/uaccess.h>
 
 #include "fairdie.h"
+#include "fault.h"
 
 struct fairdie_counters fairdie_counters;
 
@@ -801,12 +802,15 @@ static int __init fairdie_init(void)
 	err = fairdie_parse_params();
 	if (err)
 		return err;
+	err = fairdie_fault_init();
+	if (err)
+		return err;
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
 		if (err) {
 			pr_err("cannot register the hwrng: %d\n", err);
-			return err;
+			goto out_fault_exit;
 		}
 	}
 	err = misc_register(&fairdie_misc);
@@ -822,6 +826,8 @@ static int __init fairdie_init(void)
 
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
+out_fault_exit:
+	fairdie_fault_exit();
 	return err;
 }
 
@@ -830,6 +836,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_fault_exit();
 }
 
 module_init(fairdie_init);

@@ -21,6 +21,7 @@
 #include <asm/archrandom.h>
 
 #include "fairdie.h"
+#include "fault.h"
 #include "fd_retry.h"
 
 /* The number of tries when probing for an instruction at load time. */
@@ -139,8 +140,14 @@ static void fairdie_hw_heard(atomic64_t *heard)
 static bool fairdie_rdseed_once(void *ctx, u64 *word)
 {
 	unsigned long v;
+	bool ok;
 
 	BUILD_BUG_ON(sizeof(v) != sizeof(*word));
+	if (fairdie_fault_once(FAIRDIE_SRC_RDSEED, word, &ok)) {
+		if (ok)
+			fairdie_hw_heard(&fairdie_heard_rdseed);
+		return ok;
+	}
 	if (!arch_get_random_seed_longs(&v, 1))
 		return false;
 	*word = v;
@@ -151,7 +158,13 @@ static bool fairdie_rdseed_once(void *ctx, u64 *word)
 static bool fairdie_rdrand_once(void *ctx, u64 *word)
 {
 	unsigned long v;
+	bool ok;
 
+	if (fairdie_fault_once(FAIRDIE_SRC_RDRAND, word, &ok)) {
+		if (ok)
+			fairdie_hw_heard(&fairdie_heard_rdrand);
+		return ok;
+	}
 	if (!arch_get_random_longs(&v, 1))
 		return false;
 	*word = v;
