@@ -21,10 +21,12 @@
  *   exp(-2 t^2 / 1023) <= 2^-66 for t = 153, so the cutoff is
  *   1 + ceil(1023 pmax + 153): 666 for pmax = 1/2; above 1024 (never fires)
  *   for pmax above 870/1023 (about 0.8504).
- * - repeated word (hardware only): W, the smallest with
- *   16 * s^(64 W) <= 2^-66, s = pmax^2 + (1 - pmax)^2 being the largest
- *   chance that two bits are equal; W words in a row equal to their
- *   predecessor fail. W = 2 for pmax = 1/2, 8 for pmax = 19/20.
+ * - repeated word (hardware only): W words in a row equal to their
+ *   predecessor fail, W the smallest with 16 * pmax^(64 W) <= 2^-66. The
+ *   W + 1 words agree on a given bit with probability
+ *   p^(W + 1) + q^(W + 1) <= pmax^W, on all 64 bits with at most
+ *   pmax^(64 W), for each of the 16 words of a window that may end such a
+ *   row. W = 2 for pmax = 1/2, 15 for pmax = 19/20.
  *
  * Every cutoff C is at least 65, so a run inside a word never fails and each
  * word is tested with a count of trailing and leading equal bits (the
@@ -32,7 +34,7 @@
  * fd_health_word() fails on exactly the word in which a bit-by-bit
  * implementation of the same tests would fail (tools/test/test_health.c
  * proves it). A stuck source fails at the word holding its C-th equal bit or
- * its W-th repeated word: within 17 words (1088 bits) for every claim, 2 words
+ * its W-th repeated word: within 17 words (1088 bits) for every claim, 3 words
  * for a full-entropy claim.
  */
 
@@ -79,8 +81,8 @@ static u32 fd_pow_steps(u64 x, u32 e)
  */
 void fd_health_set_claim(struct fd_health *h, u64 p1_num, u64 p1_den)
 {
-	u64 num = p1_num, den = p1_den, rem, pm, q;
-	fd_u128 apt, s;
+	u64 num = p1_num, den = p1_den, rem, pm;
+	fd_u128 apt;
 	u32 steps;
 
 	if (FD_WARN_ON(!den || num > den)) {
@@ -104,11 +106,8 @@ void fd_health_set_claim(struct fd_health *h, u64 p1_num, u64 p1_den)
 	apt += !!rem;
 	h->apt_cutoff = 1 + (u32)apt + FD_APT_MARGIN;
 
-	/* s = pm^2 + (1 - pm)^2 grows with pm >= 1/2: rounded up, it bounds. */
-	q = -pm;
-	s = (fd_u128)pm * pm + (fd_u128)q * q;
-	steps = fd_pow_steps((u64)(s >> 64) + !!(u64)s,
-			     FD_HEALTH_ALPHA_LOG2 + FD_WINDOW_WORDS_LOG2);
+	/* pm^(64 W) <= 2^-70 iff 64 W >= the steps for pm^k <= 2^-70. */
+	steps = fd_pow_steps(pm, FD_HEALTH_ALPHA_LOG2 + FD_WINDOW_WORDS_LOG2);
 	h->word_cutoff = (steps + 63) / 64;
 }
 

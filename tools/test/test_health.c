@@ -7,7 +7,7 @@
  *             repetition C = 1 + ceil(76 / -log2 pmax); adaptive proportion
  *             1 + ceil(1023 pmax + t) with t the least integer such that
  *             exp(-2 t^2 / 1023) <= 2^-66; repeated word W = ceil(70 /
- *             (-64 log2 s)), s = pmax^2 + (1 - pmax)^2) and compared with
+ *             (-64 log2 pmax))) and compared with
  *             fd_health_init() for many p, and checked against the
  *             definition 1024 pmax^(C - 1) <= 2^-66 < 1024 pmax^(C - 2)
  *   claims    hardware sources: full-entropy cutoffs under NONE, the
@@ -73,11 +73,10 @@ static double ceil_snap(double x)
 static void expected_cutoffs(u64 num, u64 den, u32 *rct, u32 *apt, u32 *word)
 {
 	double pmax = pmax_of(num, den);
-	double s = pmax * pmax + (1 - pmax) * (1 - pmax);
 
 	*rct = 1 + (u32)ceil_snap(76 / -log2(pmax));
 	*apt = 1 + (u32)ceil_snap(1023 * pmax + apt_margin());
-	*word = (u32)ceil_snap(70 / (-64 * log2(s)));
+	*word = (u32)ceil_snap(70 / (-64 * log2(pmax)));
 }
 
 static void test_cutoffs(void)
@@ -87,12 +86,12 @@ static void test_cutoffs(void)
 		u32 rct, apt, word;	/* documented values, 0 when none */
 	} ps[] = {
 		{ 1, 2, 77, 666, 2 }, { 7, 10, 0, 0, 0 }, { 9, 10, 0, 0, 0 },
-		{ 19, 20, 1029, 0, 8 }, { 1, 20, 1029, 0, 8 },
-		{ 999999, 1000000, 1029, 0, 8 }, { 5, 8, 0, 0, 0 },
+		{ 19, 20, 1029, 0, 15 }, { 1, 20, 1029, 0, 15 },
+		{ 999999, 1000000, 1029, 0, 15 }, { 5, 8, 0, 0, 0 },
 		{ 0, 1, 1029, 0, 0 }, { 1, 1, 1029, 0, 0 }, { 3, 10, 0, 0, 0 },
 		{ 1, 3, 0, 0, 0 }, { 2, 3, 0, 0, 0 }, { 17, 20, 0, 0, 0 },
 		{ 850, 1000, 0, 0, 0 }, { 851, 1000, 0, 0, 0 }, { 6, 10, 0, 0, 0 },
-		{ 1ULL << 62, 1ULL << 63, 77, 666, 2 }, { ~0ULL, ~0ULL, 1029, 0, 8 },
+		{ 1ULL << 62, 1ULL << 63, 77, 666, 2 }, { ~0ULL, ~0ULL, 1029, 0, 15 },
 		{ 1, ~0ULL, 1029, 0, 0 },
 	};
 	unsigned int i, bad = 0, cases = 0;
@@ -131,7 +130,6 @@ static void test_cutoffs(void)
 			long double pm = pmax_of(num, den);
 			struct fd_health h;
 
-			long double sq = pm * pm + (1 - pm) * (1 - pm);
 
 			fd_health_init(&h, num, den, false);
 			expected_cutoffs(num, den, &rct, &apt, &word);
@@ -141,8 +139,8 @@ static void test_cutoffs(void)
 			/* The definitions of C and W, in long double. */
 			bad += !(1024 * powl(pm, h.rct_cutoff - 1) <= powl(2, -66) &&
 				 1024 * powl(pm, h.rct_cutoff - 2) > powl(2, -66));
-			bad += !(16 * powl(sq, 64 * h.word_cutoff) <= powl(2, -66) &&
-				 16 * powl(sq, 64 * (h.word_cutoff - 1)) > powl(2, -66));
+			bad += !(16 * powl(pm, 64 * h.word_cutoff) <= powl(2, -66) &&
+				 16 * powl(pm, 64 * (h.word_cutoff - 1)) > powl(2, -66));
 		}
 	}
 	for (i = 0; i < 20000; i++) {
@@ -209,10 +207,10 @@ static void test_stuck(void)
 		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
 		CHECK(at == 2 && res == FD_HEALTH_RCT,
 		      "all-%u words, check_words: failed at word %u (%d)", b, at, res);
-		/* Claimed 19/20 with words: the 8th repeat, word 9. */
+		/* Claimed 19/20 with words: the 15th repeat, word 16. */
 		fd_health_init(&h, 19, 20, true);
 		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
-		CHECK(at == 9 && res == FD_HEALTH_WORD,
+		CHECK(at == 16 && res == FD_HEALTH_WORD,
 		      "all-%u words, p = 19/20, check_words: failed at word %u (%d)",
 		      b, at, res);
 		/* Claimed p = 19/20: C = 1029 falls in word 17. */
@@ -566,7 +564,7 @@ static void test_claims(void)
 		CHECK(p.health.check_words && p.tested &&
 		      p.health.rct_cutoff == (none ? 77u : 1029u) &&
 		      p.health.apt_cutoff == (none ? 666u : 1126u) &&
-		      p.health.word_cutoff == (none ? 2u : 8u),
+		      p.health.word_cutoff == (none ? 2u : 15u),
 		      "hardware under extractor %u: cutoffs %u/%u/%u", exts[i],
 		      p.health.rct_cutoff, p.health.apt_cutoff,
 		      p.health.word_cutoff);
@@ -593,15 +591,19 @@ static void test_claims(void)
 	for (pm = 0.5L; pm <= 0.95L + 1e-12L; pm += 0.0005L) {
 		struct fd_health h;
 		u64 num = (u64)(pm * 1000000 + 0.5L);
-		long double sq, total, t;
+		long double rep, total, t;
+		u32 wc;
 
 		fd_health_init(&h, num, 1000000, true);
 		pm = num / 1000000.0L;
-		sq = pm * pm + (1 - pm) * (1 - pm);
+		wc = h.word_cutoff;
+		/* W + 1 equal words: every bit agrees W + 1 times. */
+		rep = powl(pm, wc + 1) + powl(1 - pm, wc + 1);
 		t = h.apt_cutoff - 1 - 1023 * pm;
-		total = 1024 * powl(pm, h.rct_cutoff - 1) +
+		total = 1024 * (powl(pm, h.rct_cutoff) +
+				powl(1 - pm, h.rct_cutoff)) +
 			(t > 0 ? expl(-2 * t * t / 1023) : 1) +
-			16 * powl(sq, 64.0L * h.word_cutoff) +
+			16 * powl(rep, 64) +
 			starve_bound(pm) + dijkstra_bound();
 		if (total > worst) {
 			worst = total;
@@ -816,7 +818,7 @@ static const struct {
 	bool words;
 } serial_cuts[] = {
 	{ 65, 1025, 1, true }, { 128, 100, 2, true }, { 129, 150, 3, false },
-	{ 192, 191, 1, false }, { 77, 666, 2, true }, { 1029, 1126, 8, true },
+	{ 192, 191, 1, false }, { 77, 666, 2, true }, { 1029, 1126, 15, true },
 };
 
 static void serial_setup(struct fd_health *h, struct ref *r, unsigned int ci)
