@@ -267,7 +267,8 @@ static void latch_case(struct __test_metadata *const _metadata, int fd,
 		ASSERT_NE(0, poll_events(fd) & POLLERR);
 		sysfs_str("health", health, sizeof(health));
 		ASSERT_EQ(0, strcmp(health, "failed 1")) TH_LOG("health: %s", health);
-		ASSERT_EQ(dev_before + i + 1, sysfs_u64("health_failures"));
+		/* The hwrng (kernel thread) may have failed meanwhile too. */
+		ASSERT_LE(dev_before + i + 1, sysfs_u64("health_failures"));
 
 		/* Latched even once the source is good again; RESET clears. */
 		ASSERT_EQ(0, knob_write(knob, "0"));
