@@ -15,7 +15,8 @@
 
 #include <linux/delay.h>
 #include <linux/hw_random.h>
-#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/timekeeping.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <asm/archrandom.h>
@@ -32,7 +33,10 @@
  */
 #define FAIRDIE_HWRNG_WAIT_US	10000
 
-/* When each instruction last delivered a word to anyone, in jiffies. */
+/*
+ * When each instruction last delivered a word to anyone, in nanoseconds of
+ * the coarse monotonic clock (a tick's resolution, cheap to read).
+ */
 static atomic64_t fairdie_heard_rdseed, fairdie_heard_rdrand;
 
 static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
@@ -128,10 +132,10 @@ u32 fairdie_source_resolve(u32 source)
 	return FAIRDIE_SRC_CRNG;
 }
 
-/* Note that @heard delivered a word now; written at most once a jiffy. */
+/* Note that @heard delivered a word now; written at most once a tick. */
 static void fairdie_hw_heard(atomic64_t *heard)
 {
-	u64 now = get_jiffies_64();
+	u64 now = ktime_get_coarse_ns();
 
 	if (atomic64_read(heard) != now)
 		atomic64_set(heard, now);
@@ -186,22 +190,20 @@ static int fairdie_hw_nap(void *ctx)
 	return signal_pending(current) ? -EINTR : 0;
 }
 
-/* Microseconds on the jiffies clock, the clock of the heard stamps. */
+/* Microseconds on the clock of the heard stamps. */
 static u64 fairdie_hw_now(void *ctx)
 {
-	return jiffies64_to_msecs(get_jiffies_64()) * USEC_PER_MSEC;
+	return div_u64(ktime_get_coarse_ns(), NSEC_PER_USEC);
 }
 
 static u64 fairdie_rdseed_heard(void *ctx)
 {
-	return jiffies64_to_msecs(atomic64_read(&fairdie_heard_rdseed)) *
-	       USEC_PER_MSEC;
+	return div_u64(atomic64_read(&fairdie_heard_rdseed), NSEC_PER_USEC);
 }
 
 static u64 fairdie_rdrand_heard(void *ctx)
 {
-	return jiffies64_to_msecs(atomic64_read(&fairdie_heard_rdrand)) *
-	       USEC_PER_MSEC;
+	return div_u64(atomic64_read(&fairdie_heard_rdrand), NSEC_PER_USEC);
 }
 
 static const struct fd_hw_ops fairdie_rdseed_ops = {
