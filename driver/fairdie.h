@@ -16,6 +16,10 @@
 #include "fd_pipe.h"
 #include "fd_sim.h"
 
+/* The number of sources and formats (kept out of the ABI, which may grow). */
+#define FAIRDIE_SOURCES		(FAIRDIE_SRC_SIM + 1)
+#define FAIRDIE_FORMATS		(FAIRDIE_FMT_TEXT + 1)
+
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
 

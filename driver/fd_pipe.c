@@ -22,7 +22,7 @@
  */
 bool fd_pipe_supported(u64 sides, u32 extractor)
 {
-	if (extractor >= FAIRDIE_EXT_COUNT || !sides)
+	if (extractor >= FD_EXTRACTORS || !sides)
 		return false;
 	return extractor != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(sides);
 }

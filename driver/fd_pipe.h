@@ -21,6 +21,9 @@
 #include "fd_pool.h"
 #include "fd_sampler.h"
 
+/* The number of extractors (kept out of the ABI, which may grow). */
+#define FD_EXTRACTORS		(FAIRDIE_EXT_NONE + 1)
+
 /* Refill the pool up to this many bits at a time, to amortise the calls. */
 #define FD_PIPE_REFILL_BITS	2048
 

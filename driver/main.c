@@ -58,7 +58,7 @@ module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
 
-static const char * const fairdie_extractor_names[FAIRDIE_EXT_COUNT] = {
+static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
 	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
@@ -407,7 +407,7 @@ static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 
 	if (copy_from_user(&ext, argp, sizeof(ext)))
 		return -EFAULT;
-	if (ext >= FAIRDIE_EXT_COUNT)
+	if (ext >= FD_EXTRACTORS)
 		return -EINVAL;
 
 	if (mutex_lock_interruptible(&f->lock))
@@ -428,7 +428,7 @@ static long fairdie_set_source(struct fairdie_file *f, void __user *argp)
 
 	if (copy_from_user(&src, argp, sizeof(src)))
 		return -EFAULT;
-	if (src >= FAIRDIE_SRC_COUNT)
+	if (src >= FAIRDIE_SOURCES)
 		return -EINVAL;
 	if (!(fairdie_sources_present() & BIT(src)))
 		return -ENODEV;
@@ -448,7 +448,7 @@ static long fairdie_set_format(struct fairdie_file *f, void __user *argp)
 
 	if (copy_from_user(&fmt, argp, sizeof(fmt)))
 		return -EFAULT;
-	if (fmt >= FAIRDIE_FMT_COUNT)
+	if (fmt >= FAIRDIE_FORMATS)
 		return -EINVAL;
 
 	if (mutex_lock_interruptible(&f->lock))
@@ -612,7 +612,7 @@ static ssize_t available_sources_show(struct device *dev,
 	u32 present = fairdie_sources_present();
 	int len = 0, i;
 
-	for (i = 0; i < FAIRDIE_SRC_COUNT; i++)
+	for (i = 0; i < FAIRDIE_SOURCES; i++)
 		if (present & BIT(i))
 			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
 					     fairdie_source_name(i));
@@ -748,7 +748,7 @@ static int __init fairdie_parse_params(void)
 		return -EINVAL;
 	}
 	ext = fairdie_parse_name(extractor, fairdie_extractor_names,
-				 FAIRDIE_EXT_COUNT);
+				 FD_EXTRACTORS);
 	if (ext < 0) {
 		pr_err("extractor=%s: not one of vn, peres, dijkstra, none\n",
 		       extractor);

@@ -23,7 +23,7 @@
 /* The number of tries when probing for an instruction at load time. */
 #define FAIRDIE_HW_PROBES	64
 
-static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
+static const char * const fairdie_source_names[FAIRDIE_SOURCES] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
 	[FAIRDIE_SRC_RDSEED] = "rdseed",
 	[FAIRDIE_SRC_RDRAND] = "rdrand",
@@ -39,7 +39,7 @@ static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
  */
 const char *fairdie_source_name(u32 source)
 {
-	return source < FAIRDIE_SRC_COUNT ? fairdie_source_names[source] : "?";
+	return source < FAIRDIE_SOURCES ? fairdie_source_names[source] : "?";
 }
 
 /**

@@ -54,6 +54,11 @@
 #define CHI2_ALPHA	0.000001
 #define U64_MAX_VAL	(~0ULL)
 #define MIB		((size_t)1024 * 1024)
+
+/* The values this program knows; the device says which it offers. */
+#define N_SOURCES	(FAIRDIE_SRC_SIM + 1)
+#define N_EXTRACTORS	(FAIRDIE_EXT_NONE + 1)
+#define N_FORMATS	(FAIRDIE_FMT_TEXT + 1)
 /* The last page of the address space: the kernel's, for 64 and 32-bit tasks. */
 #define KERNEL_PTR	((void *)(uintptr_t)-4096)
 
@@ -65,7 +70,7 @@
  * Helpers
  */
 
-static const char * const src_names[FAIRDIE_SRC_COUNT] = {
+static const char * const src_names[N_SOURCES] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
 	[FAIRDIE_SRC_RDSEED] = "rdseed",
 	[FAIRDIE_SRC_RDRAND] = "rdrand",
@@ -73,7 +78,7 @@ static const char * const src_names[FAIRDIE_SRC_COUNT] = {
 	[FAIRDIE_SRC_SIM] = "sim",
 };
 
-static const char * const ext_names[FAIRDIE_EXT_COUNT] = {
+static const char * const ext_names[N_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
 	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
@@ -387,7 +392,7 @@ static __u32 default_source(__u32 sources)
 	int i;
 
 	if (read_small_file(PARAM_DIR "/source", buf, sizeof(buf))) {
-		i = name_index(src_names, FAIRDIE_SRC_COUNT, buf);
+		i = name_index(src_names, N_SOURCES, buf);
 		if (i > FAIRDIE_SRC_AUTO)
 			return i;
 	}
@@ -599,7 +604,7 @@ TEST_F(fairdie, info_sources)
 		     1U << FAIRDIE_SRC_SIM;
 
 	ASSERT_EQ(must, self->info.sources & must);
-	ASSERT_EQ(0U, self->info.sources >> FAIRDIE_SRC_COUNT);
+	ASSERT_EQ(0U, self->info.sources >> N_SOURCES);
 }
 
 TEST_F(fairdie, info_extractors)
@@ -607,7 +612,7 @@ TEST_F(fairdie, info_extractors)
 	__u32 must = 1U << FAIRDIE_EXT_VN | 1U << FAIRDIE_EXT_NONE;
 
 	ASSERT_EQ(must, self->info.extractors & must);
-	ASSERT_EQ(0U, self->info.extractors >> FAIRDIE_EXT_COUNT);
+	ASSERT_EQ(0U, self->info.extractors >> N_EXTRACTORS);
 	TH_LOG("extractors offered: 0x%x", self->info.extractors);
 }
 
@@ -678,7 +683,7 @@ TEST_F(fairdie, default_config)
 	if (read_small_file(PARAM_DIR "/sides", buf, sizeof(buf)))
 		sides = strtoull(buf, NULL, 0);
 	if (read_small_file(PARAM_DIR "/extractor", buf, sizeof(buf))) {
-		i = name_index(ext_names, FAIRDIE_EXT_COUNT, buf);
+		i = name_index(ext_names, N_EXTRACTORS, buf);
 		ASSERT_LE(0, i) TH_LOG("extractor parameter '%s'", buf);
 		ext = i;
 	}
@@ -692,7 +697,7 @@ TEST_F(fairdie, default_source_resolved)
 {
 	__u32 src = get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE);
 
-	TH_LOG("default source: %s", src < FAIRDIE_SRC_COUNT ? src_names[src] : "?");
+	TH_LOG("default source: %s", src < N_SOURCES ? src_names[src] : "?");
 	ASSERT_NE((__u32)FAIRDIE_SRC_AUTO, src);
 	ASSERT_EQ(default_source(self->info.sources), src);
 	ASSERT_TRUE(has_src(&self->info, src));
@@ -784,7 +789,7 @@ TEST_F(fairdie, set_sides_roundtrip)
 
 TEST_F(fairdie, set_extractor_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_EXT_COUNT, 5, 0x100, 0xffffffffU };
+	static const __u32 bad[] = { N_EXTRACTORS, 5, 0x100, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE));
@@ -798,7 +803,7 @@ TEST_F(fairdie, set_extractor_offered)
 {
 	__u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < N_EXTRACTORS; ext++) {
 		if (has_ext(&self->info, ext)) {
 			ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR, ext));
 			ASSERT_EQ(ext, get_u32(_metadata, self->fd,
@@ -867,7 +872,7 @@ TEST_F(fairdie, dijkstra_accepts_smooth_sides)
 
 TEST_F(fairdie, set_source_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_SRC_COUNT, 6, 0x100, 0xffffffffU };
+	static const __u32 bad[] = { N_SOURCES, 6, 0x100, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
@@ -881,7 +886,7 @@ TEST_F(fairdie, set_source_offered)
 {
 	__u32 src, want;
 
-	for (src = 0; src < FAIRDIE_SRC_COUNT; src++) {
+	for (src = 0; src < N_SOURCES; src++) {
 		if (!has_src(&self->info, src))
 			continue;
 		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, src));
@@ -935,7 +940,7 @@ TEST_F(fairdie, rdseed_source)
 
 TEST_F(fairdie, set_format_invalid_einval)
 {
-	static const __u32 bad[] = { FAIRDIE_FMT_COUNT, 3, 0xffffffffU };
+	static const __u32 bad[] = { N_FORMATS, 3, 0xffffffffU };
 	size_t i;
 
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
@@ -1697,7 +1702,7 @@ TEST_F(fairdie, sim_reproducible_across_opens)
 	__u32 ext;
 	int fd2;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < N_EXTRACTORS; ext++) {
 		if (!has_ext(&self->info, ext))
 			continue;
 		fd2 = open(DEV_PATH, O_RDONLY);

@@ -225,7 +225,7 @@ static int read_slabinfo(struct cache *c, int max)
 
 static struct cache before_c[MAX_CACHES], after_c[MAX_CACHES];
 
-static const char * const ext_names[FAIRDIE_EXT_COUNT] = {
+static const char * const ext_names[FAIRDIE_EXT_NONE + 1] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
 	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",

@@ -16,7 +16,7 @@
 #define FDC_SYSFS_PARAMS	"/sys/module/fairdie/parameters"
 #define FDC_SYSFS_DEVICE	"/sys/class/misc/fairdie"
 
-static const char *const fdc_format_names[FAIRDIE_FMT_COUNT] = {
+static const char *const fdc_format_names[FDC_FORMATS] = {
 	[FAIRDIE_FMT_BINARY] = "binary",
 	[FAIRDIE_FMT_TEXT] = "text",
 };
@@ -135,14 +135,14 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	printf("device:           %s\n", cfg->device);
 	printf("abi version:      %u\n", info.version);
 	printf("sources:          ");
-	fdc_print_mask(info.sources, fdc_source_name, FAIRDIE_SRC_COUNT);
+	fdc_print_mask(info.sources, fdc_source_name, FDC_SOURCES);
 	printf("extractors:       ");
-	fdc_print_mask(info.extractors, fdc_extractor_name, FAIRDIE_EXT_COUNT);
+	fdc_print_mask(info.extractors, fdc_extractor_name, FDC_EXTRACTORS);
 	printf("this open file:\n");
 	printf("  source          %s\n", fdc_source_name(source));
 	printf("  extractor       %s\n", fdc_extractor_name(extractor));
 	printf("  sides           %llu\n", (unsigned long long)sides);
-	printf("  format          %s\n", format < FAIRDIE_FMT_COUNT ?
+	printf("  format          %s\n", format < FDC_FORMATS ?
 	       fdc_format_names[format] : "unknown");
 	printf("  sim coin        seed %llu, P(1) = %llu/%llu\n",
 	       (unsigned long long)sim.seed, (unsigned long long)sim.p1_num,

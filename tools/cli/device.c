@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "device.h"
 
-static const char *const fdc_source_names[FAIRDIE_SRC_COUNT] = {
+static const char *const fdc_source_names[FDC_SOURCES] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
 	[FAIRDIE_SRC_RDSEED] = "rdseed",
 	[FAIRDIE_SRC_RDRAND] = "rdrand",
@@ -22,7 +22,7 @@ static const char *const fdc_source_names[FAIRDIE_SRC_COUNT] = {
 	[FAIRDIE_SRC_SIM] = "sim",
 };
 
-static const char *const fdc_extractor_names[FAIRDIE_EXT_COUNT] = {
+static const char *const fdc_extractor_names[FDC_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
 	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
@@ -37,7 +37,7 @@ static const char *const fdc_extractor_names[FAIRDIE_EXT_COUNT] = {
  */
 const char *fdc_source_name(unsigned int src)
 {
-	return src < FAIRDIE_SRC_COUNT ? fdc_source_names[src] : "unknown";
+	return src < FDC_SOURCES ? fdc_source_names[src] : "unknown";
 }
 
 /**
@@ -50,7 +50,7 @@ int fdc_source_parse(const char *name)
 {
 	int i;
 
-	for (i = 0; i < FAIRDIE_SRC_COUNT; i++)
+	for (i = 0; i < FDC_SOURCES; i++)
 		if (!strcmp(name, fdc_source_names[i]))
 			return i;
 	return -1;
@@ -64,7 +64,7 @@ int fdc_source_parse(const char *name)
  */
 const char *fdc_extractor_name(unsigned int ext)
 {
-	return ext < FAIRDIE_EXT_COUNT ? fdc_extractor_names[ext] : "unknown";
+	return ext < FDC_EXTRACTORS ? fdc_extractor_names[ext] : "unknown";
 }
 
 /**
@@ -77,7 +77,7 @@ int fdc_extractor_parse(const char *name)
 {
 	int i;
 
-	for (i = 0; i < FAIRDIE_EXT_COUNT; i++)
+	for (i = 0; i < FDC_EXTRACTORS; i++)
 		if (!strcmp(name, fdc_extractor_names[i]))
 			return i;
 	return -1;
@@ -288,7 +288,7 @@ static int fdc_dev_configure(struct fdc_dev *dev, const struct fdc_config *cfg,
 				char avail[64] = "";
 				unsigned int i;
 
-				for (i = 0; i < FAIRDIE_SRC_COUNT; i++) {
+				for (i = 0; i < FDC_SOURCES; i++) {
 					if (!(info->sources & (1U << i)))
 						continue;
 					strcat(avail, avail[0] ? ", " : "");

@@ -30,6 +30,11 @@
 
 #define FDC_DEFAULT_DEVICE	"/dev/fairdie"
 
+/* The values the tool knows; FAIRDIE_IOC_GET_INFO says which the device offers. */
+#define FDC_SOURCES		(FAIRDIE_SRC_SIM + 1)
+#define FDC_EXTRACTORS		(FAIRDIE_EXT_NONE + 1)
+#define FDC_FORMATS		(FAIRDIE_FMT_TEXT + 1)
+
 /* Sizes read ahead are kept for this many different numbers of sides. */
 #define FDC_CACHE_SLOTS		4
 /* At most this many rolls are read ahead for one size. */

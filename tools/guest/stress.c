@@ -26,6 +26,11 @@
 
 #include <linux/fairdie.h>
 
+/* The values this program knows; the device says which it offers. */
+#define N_SOURCES	(FAIRDIE_SRC_SIM + 1)
+#define N_EXTRACTORS	(FAIRDIE_EXT_NONE + 1)
+#define N_FORMATS	(FAIRDIE_FMT_TEXT + 1)
+
 static int seconds = 30;
 static int shared_fd;
 static atomic_ulong n_reads, n_bytes, n_ioctls, n_resets, n_errors;
@@ -70,7 +75,7 @@ static void private_round(int fd, unsigned long long *s, unsigned char *buf,
 			  __u64 *expect_outputs)
 {
 	__u64 sides = sides_menu[rng_next(s) % 12];
-	__u32 ext = rng_next(s) % FAIRDIE_EXT_COUNT;
+	__u32 ext = rng_next(s) % N_EXTRACTORS;
 	__u32 src = rng_next(s) % 2 ? FAIRDIE_SRC_CRNG : FAIRDIE_SRC_SIM;
 	__u32 fmt = FAIRDIE_FMT_BINARY, vn = FAIRDIE_EXT_VN;
 	struct fairdie_stats st;
@@ -153,7 +158,7 @@ static void shared_round(unsigned long long *s, unsigned char *buf)
 			r = 0;
 		break;
 	case 1:
-		v32 = rng_next(s) % FAIRDIE_FMT_COUNT;
+		v32 = rng_next(s) % N_FORMATS;
 		r = ioctl(shared_fd, FAIRDIE_IOC_SET_FORMAT, &v32);
 		break;
 	case 2:
@@ -161,7 +166,7 @@ static void shared_round(unsigned long long *s, unsigned char *buf)
 		atomic_fetch_add(&n_resets, 1);
 		break;
 	case 3:
-		v32 = rng_next(s) % FAIRDIE_EXT_COUNT;
+		v32 = rng_next(s) % N_EXTRACTORS;
 		r = ioctl(shared_fd, FAIRDIE_IOC_SET_EXTRACTOR, &v32);
 		/* DIJKSTRA refuses sides with a large prime factor. */
 		if (r && errno == EINVAL && v32 == FAIRDIE_EXT_DIJKSTRA)

@@ -67,7 +67,7 @@ static void test_stuck(void)
 	u32 ext;
 	unsigned int i;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
 		for (i = 0; i < 5; i++) {
 			struct src s = { .stuck = i < 3 ? 0 : i - 2 };
 			u64 out;
@@ -113,7 +113,7 @@ static void test_resume(void)
 {
 	u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
 		struct src a = { 0 }, b = { .again_every = 3, .intr_every = 5 };
 		unsigned long errors = 0, same = 0, i;
 		u64 x, y;
@@ -170,7 +170,7 @@ static void test_counters(void)
 	     pipe_a.source_bits / 1e5, pipe_a.sampler.bits / 1e5);
 	CHECK(!fd_pipe_supported(67, FAIRDIE_EXT_DIJKSTRA) &&
 	      fd_pipe_supported(67, FAIRDIE_EXT_VN) &&
-	      !fd_pipe_supported(6, FAIRDIE_EXT_COUNT) &&
+	      !fd_pipe_supported(6, FD_EXTRACTORS) &&
 	      !fd_pipe_supported(0, FAIRDIE_EXT_VN),
 	      "fd_pipe_supported");
 }
