@@ -67,7 +67,9 @@ struct fd_source_ops {
  * @health: continuous health tests of the raw bits
  * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
  * @sampler: the exact sampler
- * @peres: Peres' extractor
+ * @peres: Peres' extractor state, owned by the caller (10 KiB, so a file
+ *	allocates it only while it uses PERES); must be set before
+ *	fd_pipe_configure() selects FAIRDIE_EXT_PERES, may be NULL otherwise
  * @dijkstra: Dijkstra's roulette
  */
 struct fd_pipe {
@@ -83,7 +85,7 @@ struct fd_pipe {
 	struct fd_health health;
 	struct fd_pool pool;
 	struct fd_sampler sampler;
-	struct fd_peres peres;
+	struct fd_peres *peres;
 	struct fd_dijkstra dijkstra;
 };
 
@@ -134,6 +136,18 @@ static inline void fd_put_roll(u8 *dst, u64 v, u32 width)
 	}
 }
 
+/**
+ * struct fd_pipe_counters - what a pipeline has consumed and made
+ * @source_bits: raw bits taken from the source
+ * @extracted_bits: fair bits out of the extractor
+ * @sampler_bits: fair bits the sampler consumed
+ */
+struct fd_pipe_counters {
+	u64 source_bits;
+	u64 extracted_bits;
+	u64 sampler_bits;
+};
+
 bool fd_pipe_supported(u64 sides, u32 extractor);
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
@@ -142,5 +156,8 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
 int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 		   void *ctx, bool nonblock, u64 *out);
+void fd_pipe_counters(const struct fd_pipe *p, struct fd_pipe_counters *c);
+void fd_pipe_clear_counters(struct fd_pipe *p);
+void fd_pipe_count_direct(struct fd_pipe *p, u64 bits);
 
 #endif /* _FAIRDIE_PIPE_H */

@@ -50,11 +50,13 @@ static const struct fd_source_ops ops = {
 };
 
 static struct fd_pipe pipe_a, pipe_b;
+static struct fd_peres peres_a, peres_b;
 
 static void setup(struct fd_pipe *p, struct src *s, u64 sides, u32 ext,
 		  u64 num, u64 den)
 {
 	memset(p, 0, sizeof(*p));
+	p->peres = p == &pipe_a ? &peres_a : &peres_b;
 	fd_sim_init(&s->sim, 99, num, den);
 	fd_pipe_configure(p, sides, ext);
 	fd_pipe_restart(p, num, den, true, false);
