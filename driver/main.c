@@ -445,9 +445,9 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	 * The rest of a text line begun before a switch to the binary format
 	 * comes alone, and binary rolls from the next read on.
 	 */
-	if (f->stage_text && f->format == FAIRDIE_FMT_BINARY) {
-		if (f->stage_pos < f->stage_len)
-			done = fairdie_copy(f, buf, len, &err);
+	if (f->stage_text && f->format == FAIRDIE_FMT_BINARY &&
+	    f->stage_pos < f->stage_len) {
+		done = fairdie_copy(f, buf, len, &err);
 		goto out_unlock;
 	}
 	if (f->format == FAIRDIE_FMT_BINARY && len % f->width) {
