@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "fairdie.h"
 
@@ -306,12 +307,14 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 /*
  * Peres' extractor keeps 10 KiB of state: a file allocates it only while
  * it uses PERES, charged to the opener's memory cgroup like the file.
+ * vmalloc() takes three pages for it where kmalloc() would take four.
  */
 static struct fd_peres *fairdie_peres_alloc(u32 extractor)
 {
 	if (extractor != FAIRDIE_EXT_PERES)
 		return NULL;
-	return kvzalloc(sizeof(struct fd_peres), GFP_KERNEL_ACCOUNT);
+	return __vmalloc(sizeof(struct fd_peres),
+			 GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 }
 
 static void fairdie_peres_free(struct fd_peres *peres)
