@@ -33,6 +33,48 @@ FIXTURE_TEARDOWN(stream)
 	close(self->fd);
 }
 
+/*
+ * The CRNG source is ready exactly when getrandom(GRND_NONBLOCK) is: a
+ * non-blocking read fails with EAGAIN, and poll() says not readable,
+ * before then, and a blocking read waits for it. This test comes first:
+ * a VM booted with random.trust_cpu=off may still be waiting then.
+ */
+TEST_F(stream, crng_nonblock_like_getrandom)
+{
+	int nb, before, after, err = 0, tries;
+	ssize_t n = 0;
+	char c;
+
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
+	/* Judge only a read during which the CRNG did not change state. */
+	for (tries = 0; tries < 10; tries++) {
+		before = getrandom(&c, 1, GRND_NONBLOCK) == 1;
+		n = read(nb, &c, 1);
+		err = errno;
+		after = getrandom(&c, 1, GRND_NONBLOCK) == 1;
+		if (before == after)
+			break;
+	}
+	TH_LOG("getrandom(GRND_NONBLOCK): CRNG %s; read %zd",
+	       before ? "ready" : "not ready", n);
+	ASSERT_EQ(before, after);
+	if (before) {
+		ASSERT_EQ(1, n);
+		ASSERT_NE(0, poll_events(nb) & POLLIN);
+	} else {
+		ASSERT_EQ(-1, n);
+		ASSERT_EQ(EAGAIN, err);
+		ASSERT_EQ(0, poll_events(nb) & POLLIN);
+		/* A blocking read waits until the CRNG is ready. */
+		ASSERT_EQ(0, fcntl(nb, F_SETFL, 0));
+		ASSERT_EQ(1, read(nb, &c, 1));
+		ASSERT_EQ(1, getrandom(&c, 1, GRND_NONBLOCK));
+	}
+	close(nb);
+}
+
 /* splitmix64: the test's own choices, reproducible from a seed. */
 static __u64 next_rand(__u64 *s)
 {
@@ -417,43 +459,6 @@ TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
 	ASSERT_EQ(1, poll(&pfd, 1, 120000));
 	ASSERT_NE(0, pfd.revents & POLLIN);
 	pthread_join(t, NULL);
-	close(nb);
-}
-
-/*
- * The CRNG source is ready exactly when getrandom(GRND_NONBLOCK) is: a
- * non-blocking read fails with EAGAIN, and poll() says not readable,
- * before then.
- */
-TEST_F(stream, crng_nonblock_like_getrandom)
-{
-	int nb, before, after, err = 0, tries;
-	ssize_t n = 0;
-	char c;
-
-	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, nb);
-	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
-	/* Judge only a read during which the CRNG did not change state. */
-	for (tries = 0; tries < 10; tries++) {
-		before = getrandom(&c, 1, GRND_NONBLOCK) == 1;
-		n = read(nb, &c, 1);
-		err = errno;
-		after = getrandom(&c, 1, GRND_NONBLOCK) == 1;
-		if (before == after)
-			break;
-	}
-	TH_LOG("getrandom(GRND_NONBLOCK): CRNG %s; read %zd",
-	       before ? "ready" : "not ready", n);
-	ASSERT_EQ(before, after);
-	if (before) {
-		ASSERT_EQ(1, n);
-		ASSERT_NE(0, poll_events(nb) & POLLIN);
-	} else {
-		ASSERT_EQ(-1, n);
-		ASSERT_EQ(EAGAIN, err);
-		ASSERT_EQ(0, poll_events(nb) & POLLIN);
-	}
 	close(nb);
 }
 
