@@ -49,7 +49,7 @@ static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 {
 	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
 	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
-	fd_pipe_restart(&h->pipe, 1, 2, true, true);
+	fd_pipe_restart_hw(&h->pipe);
 	WRITE_ONCE(h->failed, false);
 }
 

@@ -74,72 +74,6 @@
 #define KERNEL_PTR	((void *)(uintptr_t)-4096)
 
 /* ---------------------------------------------------------------------
- * Opening the device, and skipping when it is not there
- */
-
-/*
- * Open /dev/fairdie for a fixture and read what it offers into @info.
- * Without the device the test is SKIPped (the kselftest convention for a
- * driver that is not loaded, as rtctest does). The 6.1 harness these
- * programs build against goes on to the test body after a SKIP() in a
- * FIXTURE_SETUP (later ones return), so the skip leaves the setup the way
- * a failed ASSERT does, through the harness's jump buffer: the body and
- * the teardown do not run.
- */
-static inline int fd_open(struct __test_metadata *const _metadata,
-			  struct fairdie_info *info)
-{
-	int fd = open(DEV_PATH, O_RDONLY);
-
-	if (fd == -1 && errno == ENOENT)
-		SKIP(longjmp(_metadata->env, 1),
-		     "%s not found (is the fairdie module loaded?)", DEV_PATH);
-	ASSERT_LE(0, fd) {
-		TH_LOG("open %s: %s", DEV_PATH, strerror(errno));
-	}
-	memset(info, 0, sizeof(*info));
-	ASSERT_EQ(0, ioctl(fd, FAIRDIE_IOC_GET_INFO, info)) {
-		close(fd);
-	}
-	return fd;
-}
-
-/*
- * The open file most tests start from: a d6 with von Neumann's extractor,
- * whatever the module parameters make the default.
- */
-static inline void fd_set_d6_vn(struct __test_metadata *const _metadata,
-				int fd)
-{
-	ASSERT_EQ(0, ioctl(fd, FAIRDIE_IOC_SET_SIDES, &(__u64){ 6 }));
-	ASSERT_EQ(0, ioctl(fd, FAIRDIE_IOC_SET_EXTRACTOR,
-			   &(__u32){ FAIRDIE_EXT_VN }));
-}
-
-/*
- * kselftest wants the exit status KSFT_SKIP when every test of a program
- * skipped (no device); the 6.1 harness exits with KSFT_PASS then. Turn
- * that exit into KSFT_SKIP, in the harness's own process only.
- */
-static pid_t fd_main_pid;
-
-static void fd_exit_all_skipped(void)
-{
-	if (getpid() != fd_main_pid || !ksft_plan ||
-	    ksft_get_xskip_cnt() != (int)ksft_plan)
-		return;
-	fflush(stdout);
-	fflush(stderr);
-	_exit(KSFT_SKIP);
-}
-
-static void __attribute__((constructor)) fd_exit_all_skipped_init(void)
-{
-	fd_main_pid = getpid();
-	atexit(fd_exit_all_skipped);
-}
-
-/* ---------------------------------------------------------------------
  * Helpers
  */
 
@@ -410,6 +344,69 @@ static inline bool has_ext(const struct fairdie_info *info, __u32 ext)
 static inline bool has_src(const struct fairdie_info *info, __u32 src)
 {
 	return info->sources & (1U << src);
+}
+
+/* ---------------------------------------------------------------------
+ * Opening the device, and skipping when it is not there
+ */
+
+/*
+ * Open /dev/fairdie for a fixture and read what it offers into @info.
+ * Without the device the test is SKIPped (the kselftest convention for a
+ * driver that is not loaded, as rtctest does). The 6.1 harness these
+ * programs build against goes on to the test body after a SKIP() in a
+ * FIXTURE_SETUP (later ones return), so the skip leaves the setup the way
+ * a failed ASSERT does, through the harness's jump buffer: the body and
+ * the teardown do not run.
+ */
+static inline int fd_open(struct __test_metadata *const _metadata,
+			  struct fairdie_info *info)
+{
+	int fd = open(DEV_PATH, O_RDONLY);
+
+	if (fd == -1 && errno == ENOENT)
+		SKIP(longjmp(_metadata->env, 1),
+		     "%s not found (is the fairdie module loaded?)", DEV_PATH);
+	ASSERT_LE(0, fd) {
+		TH_LOG("open %s: %s", DEV_PATH, strerror(errno));
+	}
+	memset(info, 0, sizeof(*info));
+	ASSERT_EQ(0, xioctl(fd, FAIRDIE_IOC_GET_INFO, info));
+	return fd;
+}
+
+/*
+ * The open file most tests start from: a d6 with von Neumann's extractor,
+ * whatever the module parameters make the default.
+ */
+static inline void fd_set_d6_vn(struct __test_metadata *const _metadata,
+				int fd)
+{
+	ASSERT_EQ(0, set_u64(fd, FAIRDIE_IOC_SET_SIDES, 6));
+	ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_VN));
+}
+
+/*
+ * kselftest wants the exit status KSFT_SKIP when every test of a program
+ * skipped (no device); the 6.1 harness exits with KSFT_PASS then. Turn
+ * that exit into KSFT_SKIP, in the harness's own process only.
+ */
+static pid_t fd_main_pid;
+
+static void fd_exit_all_skipped(void)
+{
+	if (getpid() != fd_main_pid || !ksft_plan ||
+	    ksft_get_xskip_cnt() != (int)ksft_plan)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	_exit(KSFT_SKIP);
+}
+
+static void __attribute__((constructor)) fd_exit_all_skipped_init(void)
+{
+	fd_main_pid = getpid();
+	atexit(fd_exit_all_skipped);
 }
 
 #endif /* _FAIRDIE_SELFTEST_H */
