@@ -10,11 +10,17 @@
 
 #include <linux/atomic.h>
 #include <linux/mutex.h>
+#include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/fairdie.h>
 
 #include "fd_pipe.h"
 #include "fd_sim.h"
+
+/* The number of sources and formats (kept out of the ABI, which may grow). */
+#define FAIRDIE_SOURCES		(FAIRDIE_SRC_SIM + 1)
+#define FAIRDIE_FORMATS		(FAIRDIE_FMT_TEXT + 1)
 
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
@@ -37,6 +43,13 @@
  * @stage: output made but not yet copied to userspace
  * @stage_pos: first byte of @stage not yet copied
  * @stage_len: bytes held in @stage
+ * @stage_text: @stage holds text lines (else whole binary rolls)
+ * @stage_tail: @stage holds only the rest of a text line already begun
+ *	(kept across a configuration change, see fairdie_drop_unread())
+ * @wait: poll() waits here for the lock, or for a dry source, to free up
+ * @dry_timer: ends @dry
+ * @dry: a non-blocking read just found the source dry (EAGAIN); poll()
+ *	reports the file not readable until @dry_timer fires
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -57,6 +70,11 @@ struct fairdie_file {
 	u8 stage[FAIRDIE_STAGE_BYTES] __aligned(8);
 	u32 stage_pos;
 	u32 stage_len;
+	bool stage_text;
+	bool stage_tail;
+	wait_queue_head_t wait;
+	struct timer_list dry_timer;
+	bool dry;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;

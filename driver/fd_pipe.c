@@ -22,7 +22,7 @@
  */
 bool fd_pipe_supported(u64 sides, u32 extractor)
 {
-	if (extractor >= FAIRDIE_EXT_COUNT || !sides)
+	if (extractor >= FD_EXTRACTORS || !sides)
 		return false;
 	return extractor != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(sides);
 }
@@ -59,7 +59,8 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 	fd_pool_clear(&p->pool);
 	fd_sampler_init(&p->sampler, sides, true);
 	p->sampler.bits = used;
-	fd_peres_init(&p->peres);
+	if (p->peres)
+		fd_peres_init(p->peres);
 	if (extractor == FAIRDIE_EXT_DIJKSTRA)
 		fd_dijkstra_init(&p->dijkstra, sides);
 	p->dry_words = 0;
@@ -180,7 +181,7 @@ static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
 		fd_pool_put(&p->pool, fair, n);
 		break;
 	case FAIRDIE_EXT_PERES:
-		n = fd_peres_feed(&p->peres, w, &p->pool);
+		n = fd_peres_feed(p->peres, w, &p->pool);
 		break;
 	case FAIRDIE_EXT_NONE:
 		fd_pool_put(&p->pool, w, 64);
@@ -210,8 +211,8 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 	do {
 		/* Fair bits of a finished Peres block go first. */
 		if (p->extractor == FAIRDIE_EXT_PERES &&
-		    fd_peres_pending(&p->peres)) {
-			p->extracted_bits += fd_peres_drain(&p->peres, &p->pool);
+		    fd_peres_pending(p->peres)) {
+			p->extracted_bits += fd_peres_drain(p->peres, &p->pool);
 			p->dry_words = 0;
 			continue;
 		}
@@ -292,4 +293,40 @@ int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 	*out = fd_pool_take(&p->pool, 64);
 	p->sampler.bits += 64;
 	return 0;
+}
+
+/**
+ * fd_pipe_counters() - the pipeline's bit counters
+ * @p: the pipeline
+ * @c: receives them
+ */
+void fd_pipe_counters(const struct fd_pipe *p, struct fd_pipe_counters *c)
+{
+	c->source_bits = p->source_bits;
+	c->extracted_bits = p->extracted_bits;
+	c->sampler_bits = p->sampler.bits;
+}
+
+/**
+ * fd_pipe_clear_counters() - start the bit counters again from zero
+ * @p: the pipeline
+ */
+void fd_pipe_clear_counters(struct fd_pipe *p)
+{
+	p->source_bits = 0;
+	p->extracted_bits = 0;
+	p->sampler.bits = 0;
+}
+
+/**
+ * fd_pipe_count_direct() - count source bits used as output directly
+ * @p: the pipeline, with FAIRDIE_EXT_NONE and nothing buffered
+ * @bits: bits the caller took from the source itself and delivered as
+ *	rolls of a power-of-two die, bypassing the pipeline
+ */
+void fd_pipe_count_direct(struct fd_pipe *p, u64 bits)
+{
+	p->source_bits += bits;
+	p->extracted_bits += bits;
+	p->sampler.bits += bits;
 }

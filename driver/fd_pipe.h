@@ -22,6 +22,9 @@
 #include "fd_roll.h"
 #include "fd_sampler.h"
 
+/* The number of extractors (kept out of the ABI, which may grow). */
+#define FD_EXTRACTORS		(FAIRDIE_EXT_NONE + 1)
+
 /* Refill the pool up to this many bits at a time, to amortise the calls. */
 #define FD_PIPE_REFILL_BITS	2048
 
@@ -66,7 +69,9 @@ struct fd_source_ops {
  * @health: continuous health tests of the raw bits
  * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
  * @sampler: the exact sampler
- * @peres: Peres' extractor
+ * @peres: Peres' extractor state, owned by the caller (10 KiB, so a file
+ *	allocates it only while it uses PERES); must be set before
+ *	fd_pipe_configure() selects FAIRDIE_EXT_PERES, may be NULL otherwise
  * @dijkstra: Dijkstra's roulette
  */
 struct fd_pipe {
@@ -83,8 +88,20 @@ struct fd_pipe {
 	struct fd_health health;
 	struct fd_pool pool;
 	struct fd_sampler sampler;
-	struct fd_peres peres;
+	struct fd_peres *peres;
 	struct fd_dijkstra dijkstra;
+};
+
+/**
+ * struct fd_pipe_counters - what a pipeline has consumed and made
+ * @source_bits: raw bits taken from the source
+ * @extracted_bits: fair bits out of the extractor
+ * @sampler_bits: fair bits the sampler consumed
+ */
+struct fd_pipe_counters {
+	u64 source_bits;
+	u64 extracted_bits;
+	u64 sampler_bits;
 };
 
 bool fd_pipe_supported(u64 sides, u32 extractor);
@@ -96,5 +113,8 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
 int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 		   void *ctx, bool nonblock, u64 *out);
+void fd_pipe_counters(const struct fd_pipe *p, struct fd_pipe_counters *c);
+void fd_pipe_clear_counters(struct fd_pipe *p);
+void fd_pipe_count_direct(struct fd_pipe *p, u64 bits);
 
 #endif /* _FAIRDIE_PIPE_H */

@@ -3,20 +3,22 @@
  * fairdie - feeding the kernel's entropy pool through the hwrng framework.
  *
  * A struct hwrng named "fairdie" with a pipeline of its own, independent of
- * every open file: hardware source (RDSEED or RDRAND, never SIM nor CRNG)
- * -> startup and continuous health tests -> von Neumann -> bytes. When the
- * health tests fail, the pipeline delivers nothing (so nothing is credited)
- * for FAIRDIE_HWRNG_BACKOFF, then restarts with a fresh startup test.
+ * every open file but the same code (fd_pipe.c): hardware source (RDSEED
+ * or RDRAND, never SIM nor CRNG) -> startup and continuous health tests ->
+ * von Neumann -> fair bits, handed out as bytes. When the health tests
+ * fail, nothing is delivered (so nothing is credited) for
+ * FAIRDIE_HWRNG_BACKOFF; then the pipeline restarts with a fresh startup
+ * test.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hw_random.h>
 #include <linux/jiffies.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "fairdie.h"
-#include "fd_vn.h"
 
 /* How long a failed source is left alone before it is tried again. */
 #define FAIRDIE_HWRNG_BACKOFF	(10 * HZ)
@@ -26,84 +28,71 @@
  * @rng: what the hwrng core sees
  * @lock: serialises reads of the pipeline
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
- * @health: continuous health tests of the raw bits
- * @pool: fair bits not yet handed out
- * @startup_words: words still to test and discard before use
- * @dry_words: raw words in a row that gave von Neumann nothing
  * @failed: the health tests failed; nothing is delivered until @retry_at
  * @retry_at: jiffies at which a failed source is tried again
  * @retries: underflows of the source
+ * @pipe: the pipeline of an open file, with von Neumann and 256 sides
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
 	struct mutex lock;	/* protects every field below */
 	u32 source;
-	struct fd_health health;
-	struct fd_pool pool;
-	u32 startup_words;
-	u32 dry_words;
 	bool failed;
 	unsigned long retry_at;
 	u64 retries;
+	struct fd_pipe pipe;
 };
 
 static struct fairdie_hwrng *fairdie_hwrng;
 
 static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 {
-	fd_health_init(&h->health, 1, 2, true);
-	fd_pool_clear(&h->pool);
-	h->startup_words = FD_STARTUP_BITS / 64;
-	h->dry_words = 0;
-	h->failed = false;
+	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
+	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
+	fd_pipe_restart_hw(&h->pipe);
+	WRITE_ONCE(h->failed, false);
 }
 
-/* Top the pool up by one raw word. */
-static int fairdie_hwrng_feed(struct fairdie_hwrng *h, bool wait)
+static int fairdie_hwrng_word(void *ctx, bool nonblock, u64 *word)
 {
-	enum fd_health_result r;
-	u64 w, fair;
-	unsigned int n;
-	int err;
+	struct fairdie_hwrng *h = ctx;
 
-	err = fairdie_source_hwrng(&h->rng, h->source, !wait, &w,
-				   &h->retries);
-	if (err)
-		return err;
-	atomic64_add(64, &fairdie_counters.source_bits);
-	r = fd_health_word(&h->health, w);
-	/* As in fd_pipe.c: a source may pass the tests and starve VN. */
-	if (r == FD_HEALTH_OK && !h->startup_words &&
-	    ++h->dry_words >= FD_PIPE_DRY_VN)
-		r = FD_HEALTH_STARVED;
-	if (r != FD_HEALTH_OK) {
-		WRITE_ONCE(h->failed, true);
-		h->retry_at = jiffies + FAIRDIE_HWRNG_BACKOFF;
-		atomic64_inc(&fairdie_counters.health_failures);
-		pr_warn_ratelimited("hwrng: %s source failed the %s test; no entropy credited for %d s\n",
-				    fairdie_source_name(h->source),
-				    fd_health_name(r),
-				    FAIRDIE_HWRNG_BACKOFF / HZ);
-		return -EIO;
-	}
-	if (h->startup_words) {
-		h->startup_words--;
-		return 0;
-	}
-	n = fd_vn_word(w, &fair);
-	fd_pool_put(&h->pool, fair, n);
-	if (n)
-		h->dry_words = 0;
-	return 0;
+	return fairdie_source_hwrng(&h->rng, h->source, nonblock, word,
+				    &h->retries);
+}
+
+static bool fairdie_hwrng_interrupted(void *ctx)
+{
+	/* The hwrng thread has no signals; a reader of /dev/hwrng may. */
+	cond_resched();
+	return signal_pending(current);
+}
+
+static const struct fd_source_ops fairdie_hwrng_ops = {
+	.word = fairdie_hwrng_word,
+	.interrupted = fairdie_hwrng_interrupted,
+};
+
+static void fairdie_hwrng_fail(struct fairdie_hwrng *h)
+{
+	WRITE_ONCE(h->failed, true);
+	h->retry_at = jiffies + FAIRDIE_HWRNG_BACKOFF;
+	atomic64_inc(&fairdie_counters.health_failures);
+	pr_warn_ratelimited("hwrng: %s source failed the %s test; no entropy credited for %d s\n",
+			    fairdie_source_name(h->source),
+			    fd_health_name(h->pipe.failure),
+			    FAIRDIE_HWRNG_BACKOFF / HZ);
 }
 
 static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 			      bool wait)
 {
 	struct fairdie_hwrng *h = container_of(rng, struct fairdie_hwrng, rng);
+	struct fd_pipe_counters before, after;
 	u8 *out = data;
-	size_t done = 0;
+	size_t done = 0, n;
 	int err = 0;
+	u64 w;
 
 	mutex_lock(&h->lock);
 	if (READ_ONCE(h->failed)) {
@@ -113,15 +102,23 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 		}
 		fairdie_hwrng_restart(h);
 	}
+	fd_pipe_counters(&h->pipe, &before);
 	while (done < max) {
-		if (h->pool.count >= 8) {
-			out[done++] = fd_pool_take(&h->pool, 8);
-			continue;
-		}
-		err = fairdie_hwrng_feed(h, wait);
+		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,
+				     &w);
 		if (err)
 			break;
+		/* Bits beyond @max are dropped: they are fair all the same. */
+		n = min_t(size_t, max - done, sizeof(w));
+		memcpy(out + done, &w, n);
+		done += n;
 	}
+	memzero_explicit(&w, sizeof(w));
+	if (err == -EIO && h->pipe.failed)
+		fairdie_hwrng_fail(h);
+	fd_pipe_counters(&h->pipe, &after);
+	atomic64_add(after.source_bits - before.source_bits,
+		     &fairdie_counters.source_bits);
 out_unlock:
 	mutex_unlock(&h->lock);
 	if (done)
@@ -176,6 +173,9 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 		return err;
 	}
 	fairdie_hwrng = h;
+	/* Since 6.2 the core lowers it to rng_core.default_quality. */
+	pr_info("hwrng: feeding the entropy pool from %s, crediting %u bits per 1024\n",
+		fairdie_source_name(source), h->rng.quality);
 	return 0;
 }
 

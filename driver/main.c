@@ -24,7 +24,9 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "fairdie.h"
 #include "fault.h"
@@ -49,17 +51,18 @@ module_param(source, charp, 0444);
 MODULE_PARM_DESC(source,
 		 "Default source: auto, rdseed, rdrand or crng (default auto)");
 
-static char *hwrng = "auto";
+/* Crediting entropy to the kernel is the administrator's choice. */
+static char *hwrng = "off";
 module_param(hwrng, charp, 0444);
 MODULE_PARM_DESC(hwrng,
-		 "Feed the kernel's entropy pool: auto (rdseed if present, else off), off, rdseed or rdrand (default auto)");
+		 "Feed and credit the kernel's entropy pool: off, auto (rdseed if present, else off), rdseed or rdrand (default off)");
 
 static ushort hwrng_quality = 1000;
 module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
 
-static const char * const fairdie_extractor_names[FAIRDIE_EXT_COUNT] = {
+static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
 	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
@@ -85,6 +88,34 @@ static int fairdie_parse_name(const char *s, const char * const *names,
  */
 
 /*
+ * Drop the output made but not yet read: whole rolls, or whole lines. The
+ * rest of a text line already begun is kept and delivered first, whatever
+ * the configuration is now: it is a finished roll of the die in force when
+ * it was made, and the text stream stays a sequence of whole lines.
+ */
+static void fairdie_drop_unread(struct fairdie_file *f)
+{
+	u32 pos = f->stage_pos;
+	bool begun;
+	u8 *nl;
+
+	lockdep_assert_held(&f->lock);
+
+	begun = pos ? f->stage[pos - 1] != '\n' : f->stage_tail;
+	nl = memchr(f->stage + pos, '\n', f->stage_len - pos);
+	if (f->stage_text && begun && nl) {
+		f->stage_len = nl + 1 - (f->stage + pos);
+		memmove(f->stage, f->stage + pos, f->stage_len);
+		f->stage_pos = 0;
+		f->stage_tail = true;
+		return;
+	}
+	f->stage_pos = 0;
+	f->stage_len = 0;
+	f->stage_tail = false;
+}
+
+/*
  * Discard every bit and partial roll in flight, so that the next roll is
  * made from the current configuration only. Statistics are kept.
  */
@@ -94,9 +125,37 @@ static void fairdie_flush(struct fairdie_file *f)
 
 	fd_pipe_configure(&f->pipe, f->sides, f->extractor);
 	f->width = fd_roll_width(f->sides);
-	f->stage_pos = 0;
-	f->stage_len = 0;
+	fairdie_drop_unread(f);
 	f->crng_pos = ARRAY_SIZE(f->crng);
+}
+
+/* The lock is free again: wake poll() (the caller of a read or an ioctl). */
+static void fairdie_unlock(struct fairdie_file *f)
+{
+	mutex_unlock(&f->lock);
+	if (wq_has_sleeper(&f->wait))
+		wake_up_interruptible_poll(&f->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* How long poll() reports a file not readable after its source ran dry. */
+#define FAIRDIE_DRY_JIFFIES	(msecs_to_jiffies(1) + 1)
+
+static void fairdie_dry_end(struct timer_list *t)
+{
+	struct fairdie_file *f = from_timer(f, t, dry_timer);
+
+	WRITE_ONCE(f->dry, false);
+	wake_up_interruptible_poll(&f->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
+ * A non-blocking read found the source dry (an underflowing RDSEED, a CRNG
+ * not yet initialised): poll() says not readable until the timer fires.
+ */
+static void fairdie_set_dry(struct fairdie_file *f)
+{
+	WRITE_ONCE(f->dry, true);
+	mod_timer(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
 }
 
 /* The device-wide health and counters are those of RDSEED and RDRAND. */
@@ -203,9 +262,7 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 
 		get_random_bytes(f->stage, n);
 		f->stage_len = n;
-		f->pipe.source_bits += 8 * n;
-		f->pipe.extracted_bits += 8 * n;
-		f->pipe.sampler.bits += 8 * n;
+		fd_pipe_count_direct(&f->pipe, 8 * n);
 		*made += n / f->width;
 	}
 	while (f->stage_len + sizeof(w) <= room) {
@@ -233,6 +290,8 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 
 	f->stage_pos = 0;
 	f->stage_len = 0;
+	f->stage_text = f->format == FAIRDIE_FMT_TEXT;
+	f->stage_tail = false;
 	if (f->format == FAIRDIE_FMT_BINARY) {
 		room = min(room, want) / f->width * f->width;
 		err = fairdie_stage_words(f, nonblock, room, &made);
@@ -265,6 +324,25 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
  * File operations.
  */
 
+/*
+ * Peres' extractor keeps 10 KiB of state: a file allocates it only while
+ * it uses PERES, charged to the opener's memory cgroup like the file.
+ * vmalloc() takes three pages for it where kmalloc() would take four.
+ */
+static struct fd_peres *fairdie_peres_alloc(u32 extractor)
+{
+	if (extractor != FAIRDIE_EXT_PERES)
+		return NULL;
+	return __vmalloc(sizeof(struct fd_peres),
+			 GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+}
+
+static void fairdie_peres_free(struct fd_peres *peres)
+{
+	if (peres)
+		kvfree_sensitive(peres, sizeof(*peres));
+}
+
 static int fairdie_open(struct inode *inode, struct file *file)
 {
 	struct fairdie_file *f;
@@ -273,10 +351,17 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	if (file->f_mode & FMODE_WRITE)
 		return -EINVAL;
 
-	f = kvzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	f->pipe.peres = fairdie_peres_alloc(fairdie_default_extractor);
+	if (fairdie_default_extractor == FAIRDIE_EXT_PERES && !f->pipe.peres) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	mutex_init(&f->lock);
+	init_waitqueue_head(&f->wait);
+	timer_setup(&f->dry_timer, fairdie_dry_end, 0);
 	mutex_lock(&f->lock);
 	f->sides = sides;
 	f->extractor = fairdie_default_extractor;
@@ -298,11 +383,67 @@ static int fairdie_release(struct inode *inode, struct file *file)
 {
 	struct fairdie_file *f = file->private_data;
 
+	timer_delete_sync(&f->dry_timer);
 	fairdie_set_failed(f, false);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
-	kvfree_sensitive(f, sizeof(*f));
+	fairdie_peres_free(f->pipe.peres);
+	kfree_sensitive(f);
 	return 0;
+}
+
+/*
+ * Take the file for a read. The CRNG source first waits, as getrandom(2)
+ * does, until the kernel's CRNG is initialised; the wait is interruptible
+ * and does not hold the lock.
+ */
+static int fairdie_read_lock(struct fairdie_file *f, bool nonblock)
+{
+	int err;
+
+	for (;;) {
+		/* Another reader or an ioctl may hold the lock for a while. */
+		if (nonblock) {
+			if (!mutex_trylock(&f->lock))
+				return -EAGAIN;
+		} else if (mutex_lock_interruptible(&f->lock)) {
+			return -ERESTARTSYS;
+		}
+		if (f->source != FAIRDIE_SRC_CRNG || rng_is_initialized())
+			return 0;
+		fairdie_unlock(f);
+		if (nonblock) {
+			fairdie_set_dry(f);
+			return -EAGAIN;
+		}
+		err = wait_for_random_bytes();
+		if (err)
+			return err;
+	}
+}
+
+/*
+ * Copy staged output to userspace. Text is a stream of bytes: what was
+ * copied is delivered. A binary roll is delivered whole or not at all, and
+ * a roll that a fault cut is dropped, never delivered twice (dropping it
+ * does not depend on its value, so the rolls delivered stay exact).
+ */
+static size_t fairdie_copy(struct fairdie_file *f, char __user *buf,
+			   size_t len, int *err)
+{
+	size_t n = min_t(size_t, len, f->stage_len - f->stage_pos);
+	size_t left = copy_to_user(buf, f->stage + f->stage_pos, n);
+
+	n -= left;
+	if (f->stage_text) {
+		f->stage_pos += n;
+	} else {
+		n -= n % f->width;
+		f->stage_pos += left ? n + f->width : n;
+	}
+	if (left)
+		*err = -EFAULT;
+	return n;
 }
 
 static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
@@ -310,21 +451,26 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 {
 	struct fairdie_file *f = file->private_data;
 	bool nonblock = file->f_flags & O_NONBLOCK;
-	u64 bits_before;
+	struct fd_pipe_counters before, after;
 	size_t done = 0;
-	int err = 0;
+	int err;
 
-	/* Another reader or an ioctl may hold the lock for a while. */
-	if (nonblock) {
-		if (!mutex_trylock(&f->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&f->lock)) {
-		return -ERESTARTSYS;
-	}
-	bits_before = f->pipe.source_bits;
+	err = fairdie_read_lock(f, nonblock);
+	if (err)
+		return err;
+	fd_pipe_counters(&f->pipe, &before);
 
 	if (f->failed) {
 		err = -EIO;
+		goto out_unlock;
+	}
+	/*
+	 * The rest of a text line begun before a switch to the binary format
+	 * comes alone, and binary rolls from the next read on.
+	 */
+	if (f->stage_text && f->format == FAIRDIE_FMT_BINARY &&
+	    f->stage_pos < f->stage_len) {
+		done = fairdie_copy(f, buf, len, &err);
 		goto out_unlock;
 	}
 	if (f->format == FAIRDIE_FMT_BINARY && len % f->width) {
@@ -333,8 +479,6 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 	while (done < len) {
-		size_t n, left;
-
 		if (f->stage_pos == f->stage_len) {
 			if (done && signal_pending(current))
 				break;
@@ -342,28 +486,20 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 			if (!f->stage_len)
 				break;
 		}
-		n = min_t(size_t, len - done, f->stage_len - f->stage_pos);
-		left = copy_to_user(buf + done, f->stage + f->stage_pos, n);
-		n -= left;
-		/* Count whole rolls only: the rest is copied again. */
-		if (f->format == FAIRDIE_FMT_BINARY)
-			n -= n % f->width;
-		f->stage_pos += n;
-		done += n;
-		if (left) {
-			err = -EFAULT;
-			break;
-		}
+		done += fairdie_copy(f, buf + done, len - done, &err);
 		if (err)
 			break;
 		cond_resched();
 	}
 
 out_unlock:
+	fd_pipe_counters(&f->pipe, &after);
 	if (fairdie_source_is_hw(f->source))
-		atomic64_add(f->pipe.source_bits - bits_before,
+		atomic64_add(after.source_bits - before.source_bits,
 			     &fairdie_counters.source_bits);
-	mutex_unlock(&f->lock);
+	if (err == -EAGAIN && !done)
+		fairdie_set_dry(f);
+	fairdie_unlock(f);
 	/* A partial read wins over the error that ended it. */
 	if (done)
 		return done;
@@ -372,13 +508,25 @@ out_unlock:
 	return err;
 }
 
+/*
+ * Readable means that a non-blocking read would not fail with EAGAIN now:
+ * the file is not held by another read or an ioctl, and its source did not
+ * just run dry. Whoever frees it wakes the waiters.
+ */
 static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 {
 	struct fairdie_file *f = file->private_data;
 
-	/* Nothing to wait for: a healthy file is always readable. */
+	poll_wait(file, &f->wait, wait);
 	if (READ_ONCE(f->failed))
 		return EPOLLERR;
+	if (READ_ONCE(f->source) == FAIRDIE_SRC_CRNG && !rng_is_initialized()) {
+		/* Look again soon: the CRNG says nothing when it is ready. */
+		fairdie_set_dry(f);
+		return 0;
+	}
+	if (READ_ONCE(f->dry) || mutex_is_locked(&f->lock))
+		return 0;
 	return EPOLLIN | EPOLLRDNORM;
 }
 
@@ -413,33 +561,44 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
 	if (!fd_pipe_supported(n, f->extractor)) {
-		mutex_unlock(&f->lock);
+		fairdie_unlock(f);
 		return -EINVAL;
 	}
 	f->sides = n;
 	fairdie_flush(f);
-	mutex_unlock(&f->lock);
+	fairdie_unlock(f);
 	return 0;
 }
 
 static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 {
+	struct fd_peres *peres;
 	u32 ext;
 
 	if (copy_from_user(&ext, argp, sizeof(ext)))
 		return -EFAULT;
-	if (ext >= FAIRDIE_EXT_COUNT)
+	if (ext >= FD_EXTRACTORS)
 		return -EINVAL;
+	/* Allocated before anything changes: ENOMEM changes nothing. */
+	peres = fairdie_peres_alloc(ext);
+	if (ext == FAIRDIE_EXT_PERES && !peres)
+		return -ENOMEM;
 
-	if (mutex_lock_interruptible(&f->lock))
+	if (mutex_lock_interruptible(&f->lock)) {
+		fairdie_peres_free(peres);
 		return -ERESTARTSYS;
+	}
 	if (!fd_pipe_supported(f->sides, ext)) {
-		mutex_unlock(&f->lock);
+		fairdie_unlock(f);
+		fairdie_peres_free(peres);
 		return -EINVAL;
 	}
 	f->extractor = ext;
+	/* The new state in, the old out (NULL when not PERES). */
+	swap(f->pipe.peres, peres);
 	fairdie_flush(f);
-	mutex_unlock(&f->lock);
+	fairdie_unlock(f);
+	fairdie_peres_free(peres);
 	return 0;
 }
 
@@ -449,17 +608,18 @@ static long fairdie_set_source(struct fairdie_file *f, void __user *argp)
 
 	if (copy_from_user(&src, argp, sizeof(src)))
 		return -EFAULT;
-	if (src >= FAIRDIE_SRC_COUNT)
+	if (src >= FAIRDIE_SOURCES)
 		return -EINVAL;
 	if (!(fairdie_sources_present() & BIT(src)))
 		return -ENODEV;
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	f->source = fairdie_source_resolve(src);
+	/* fairdie_poll() reads it without the lock. */
+	WRITE_ONCE(f->source, fairdie_source_resolve(src));
 	fairdie_flush(f);
 	fairdie_restart_source(f);
-	mutex_unlock(&f->lock);
+	fairdie_unlock(f);
 	return 0;
 }
 
@@ -469,16 +629,17 @@ static long fairdie_set_format(struct fairdie_file *f, void __user *argp)
 
 	if (copy_from_user(&fmt, argp, sizeof(fmt)))
 		return -EFAULT;
-	if (fmt >= FAIRDIE_FMT_COUNT)
+	if (fmt >= FAIRDIE_FORMATS)
 		return -EINVAL;
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	f->format = fmt;
-	/* Staged output is in the old format; the sampler state stays. */
-	f->stage_pos = 0;
-	f->stage_len = 0;
-	mutex_unlock(&f->lock);
+	/* The same format changes nothing; another drops unread output. */
+	if (fmt != f->format) {
+		f->format = fmt;
+		fairdie_drop_unread(f);
+	}
+	fairdie_unlock(f);
 	return 0;
 }
 
@@ -500,10 +661,14 @@ static long fairdie_set_sim(struct fairdie_file *f, void __user *argp)
 		fairdie_flush(f);
 		fairdie_restart_source(f);
 	}
-	mutex_unlock(&f->lock);
+	fairdie_unlock(f);
 	return 0;
 }
 
+/*
+ * Back to the state of a fresh open, configuration kept; only the rest of
+ * a text line already begun survives, so the stream stays whole lines.
+ */
 static long fairdie_reset(struct fairdie_file *f)
 {
 	if (mutex_lock_interruptible(&f->lock))
@@ -511,21 +676,18 @@ static long fairdie_reset(struct fairdie_file *f)
 	fairdie_flush(f);
 	fairdie_restart_source(f);
 	memset(&f->stats, 0, sizeof(f->stats));
-	f->pipe.source_bits = 0;
-	f->pipe.extracted_bits = 0;
-	f->pipe.sampler.bits = 0;
-	mutex_unlock(&f->lock);
+	fd_pipe_clear_counters(&f->pipe);
+	fairdie_unlock(f);
 	return 0;
 }
 
-/* GET_SIDES, GET_EXTRACTOR, GET_SOURCE, GET_FORMAT and GET_SIM. */
+/* GET_SIDES, GET_EXTRACTOR, GET_SOURCE and GET_FORMAT. */
 static long fairdie_get_config(struct fairdie_file *f, unsigned int cmd,
 			       void __user *argp)
 {
 	union {
 		u64 sides;
 		u32 value;
-		struct fairdie_sim sim;
 	} u;
 
 	if (mutex_lock_interruptible(&f->lock))
@@ -544,25 +706,38 @@ static long fairdie_get_config(struct fairdie_file *f, unsigned int cmd,
 		u.value = f->format;
 		break;
 	default:
-		u.sim = f->sim_cfg;
-		break;
+		fairdie_unlock(f);
+		return -ENOTTY;
 	}
-	mutex_unlock(&f->lock);
+	fairdie_unlock(f);
 	/* The command encodes the size of its argument. */
 	return copy_to_user(argp, &u, _IOC_SIZE(cmd)) ? -EFAULT : 0;
 }
 
+static long fairdie_get_sim(struct fairdie_file *f, void __user *argp)
+{
+	struct fairdie_sim sim;
+
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
+	sim = f->sim_cfg;
+	fairdie_unlock(f);
+	return copy_to_user(argp, &sim, sizeof(sim)) ? -EFAULT : 0;
+}
+
 static long fairdie_get_stats(struct fairdie_file *f, void __user *argp)
 {
+	struct fd_pipe_counters c;
 	struct fairdie_stats st;
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
 	st = f->stats;
-	st.source_bits = f->pipe.source_bits;
-	st.extracted_bits = f->pipe.extracted_bits;
-	st.sampler_bits = f->pipe.sampler.bits;
-	mutex_unlock(&f->lock);
+	fd_pipe_counters(&f->pipe, &c);
+	fairdie_unlock(f);
+	st.source_bits = c.source_bits;
+	st.extracted_bits = c.extracted_bits;
+	st.sampler_bits = c.sampler_bits;
 	return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -594,7 +769,7 @@ static long fairdie_ioctl(struct file *file, unsigned int cmd,
 	case FAIRDIE_IOC_SET_SIM:
 		return fairdie_set_sim(f, argp);
 	case FAIRDIE_IOC_GET_SIM:
-		return fairdie_get_config(f, cmd, argp);
+		return fairdie_get_sim(f, argp);
 	case FAIRDIE_IOC_GET_STATS:
 		return fairdie_get_stats(f, argp);
 	case FAIRDIE_IOC_RESET:
@@ -633,7 +808,7 @@ static ssize_t available_sources_show(struct device *dev,
 	u32 present = fairdie_sources_present();
 	int len = 0, i;
 
-	for (i = 0; i < FAIRDIE_SRC_COUNT; i++)
+	for (i = 0; i < FAIRDIE_SOURCES; i++)
 		if (present & BIT(i))
 			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
 					     fairdie_source_name(i));
@@ -769,7 +944,7 @@ static int __init fairdie_parse_params(void)
 		return -EINVAL;
 	}
 	ext = fairdie_parse_name(extractor, fairdie_extractor_names,
-				 FAIRDIE_EXT_COUNT);
+				 FD_EXTRACTORS);
 	if (ext < 0) {
 		pr_err("extractor=%s: not one of vn, peres, dijkstra, none\n",
 		       extractor);

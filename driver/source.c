@@ -39,7 +39,7 @@
  */
 static atomic64_t fairdie_heard_rdseed, fairdie_heard_rdrand;
 
-static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
+static const char * const fairdie_source_names[FAIRDIE_SOURCES] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
 	[FAIRDIE_SRC_RDSEED] = "rdseed",
 	[FAIRDIE_SRC_RDRAND] = "rdrand",
@@ -55,7 +55,7 @@ static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
  */
 const char *fairdie_source_name(u32 source)
 {
-	return source < FAIRDIE_SRC_COUNT ? fairdie_source_names[source] : "?";
+	return source < FAIRDIE_SOURCES ? fairdie_source_names[source] : "?";
 }
 
 /**

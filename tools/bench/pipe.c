@@ -46,6 +46,7 @@ void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
 {
 	memset(f, 0, sizeof(*f));
 	f->src = src;
+	f->pipe.peres = &f->peres;
 	f->width = fd_roll_width(sides);
 	fd_pipe_configure(&f->pipe, sides, extractor);
 	fd_pipe_restart(&f->pipe, 1, 2, src->tested, true);

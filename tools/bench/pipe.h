@@ -48,6 +48,7 @@ struct bench_src {
  * @src: where raw words come from
  * @width: bytes per roll in the binary format
  * @pipe: the module's pipeline, with its bit counters
+ * @peres: the state of its Peres extractor
  * @outputs: rolls made
  * @stage: output made but not yet copied out
  * @stage_pos: first byte of @stage not yet copied
@@ -57,6 +58,7 @@ struct bench_pipe {
 	struct bench_src *src;
 	u32 width;
 	struct fd_pipe pipe;
+	struct fd_peres peres;
 	u64 outputs;
 	u8 stage[BENCH_STAGE_BYTES];
 	u32 stage_pos;

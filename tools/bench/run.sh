@@ -32,7 +32,7 @@ full)
 	;;
 smoke)
 	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
-	guest_args="-r 2 -m 2 -f 100"
+	guest_args="-r 2 -m 2 -s 2000 -f 100"
 	;;
 *)
 	echo "usage: run.sh full|smoke" >&2
@@ -135,7 +135,8 @@ fi
 
 required="rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
 d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90"
-[ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn"
+[ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
+kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
 
 grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 bad=$(awk '$3 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || NF != 3' \

@@ -109,6 +109,9 @@ lifetime() {
 	done
 	insmod /root/fairdie.ko sides=20 extractor=peres source=crng || return 1
 	[ "$(cat /sys/module/fairdie/parameters/sides)" = 20 ] || return 1
+	# Crediting entropy is opt-in: no hwrng without hwrng=.
+	[ "$(cat /sys/class/misc/fairdie/hwrng)" = off ] || return 1
+	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	rmmod fairdie
 }
 

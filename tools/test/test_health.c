@@ -552,6 +552,7 @@ static void test_claims(void)
 	static const u32 exts[] = { FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
 				    FAIRDIE_EXT_DIJKSTRA, FAIRDIE_EXT_NONE };
 	static struct fd_pipe p;
+	static struct fd_peres peres;
 	long double pm, worst = 0, worst_pm = 0;
 	unsigned int i;
 
@@ -559,6 +560,7 @@ static void test_claims(void)
 		bool none = exts[i] == FAIRDIE_EXT_NONE;
 
 		memset(&p, 0, sizeof(p));
+		p.peres = &peres;
 		fd_pipe_configure(&p, 6, exts[i]);
 		fd_pipe_restart_hw(&p);
 		CHECK(p.health.check_words && p.tested &&
@@ -648,6 +650,7 @@ static unsigned int hw_runs(u32 ext, u64 num, u64 den, u64 cap,
 			    unsigned int runs, double *mean)
 {
 	static struct fd_pipe p;
+	static struct fd_peres peres;
 	struct coin_src s;
 	unsigned long long total = 0;
 	unsigned int k, eio = 0;
@@ -658,6 +661,7 @@ static unsigned int hw_runs(u32 ext, u64 num, u64 den, u64 cap,
 		int err = 0;
 
 		memset(&p, 0, sizeof(p));
+		p.peres = &peres;
 		fd_pipe_configure(&p, 6, ext);
 		fd_pipe_restart_hw(&p);
 		while (p.source_bits < cap &&

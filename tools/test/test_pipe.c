@@ -50,11 +50,13 @@ static const struct fd_source_ops ops = {
 };
 
 static struct fd_pipe pipe_a, pipe_b;
+static struct fd_peres peres_a, peres_b;
 
 static void setup(struct fd_pipe *p, struct src *s, u64 sides, u32 ext,
 		  u64 num, u64 den)
 {
 	memset(p, 0, sizeof(*p));
+	p->peres = p == &pipe_a ? &peres_a : &peres_b;
 	fd_sim_init(&s->sim, 99, num, den);
 	fd_pipe_configure(p, sides, ext);
 	fd_pipe_restart(p, num, den, true, false);
@@ -67,7 +69,7 @@ static void test_stuck(void)
 	u32 ext;
 	unsigned int i;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
 		for (i = 0; i < 5; i++) {
 			struct src s = { .stuck = i < 3 ? 0 : i - 2 };
 			u64 out;
@@ -113,7 +115,7 @@ static void test_resume(void)
 {
 	u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
 		struct src a = { 0 }, b = { .again_every = 3, .intr_every = 5 };
 		unsigned long errors = 0, same = 0, i;
 		u64 x, y;
@@ -170,7 +172,7 @@ static void test_counters(void)
 	     pipe_a.source_bits / 1e5, pipe_a.sampler.bits / 1e5);
 	CHECK(!fd_pipe_supported(67, FAIRDIE_EXT_DIJKSTRA) &&
 	      fd_pipe_supported(67, FAIRDIE_EXT_VN) &&
-	      !fd_pipe_supported(6, FAIRDIE_EXT_COUNT) &&
+	      !fd_pipe_supported(6, FD_EXTRACTORS) &&
 	      !fd_pipe_supported(0, FAIRDIE_EXT_VN),
 	      "fd_pipe_supported");
 }

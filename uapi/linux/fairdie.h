@@ -22,7 +22,6 @@
  * @FAIRDIE_SRC_RDRAND: the CPU's DRBG output (RDRAND on x86)
  * @FAIRDIE_SRC_CRNG: the kernel's CRNG (get_random_bytes())
  * @FAIRDIE_SRC_SIM: a simulated biased coin, see struct fairdie_sim
- * @FAIRDIE_SRC_COUNT: number of sources, not a source
  */
 enum fairdie_source {
 	FAIRDIE_SRC_AUTO = 0,
@@ -30,7 +29,6 @@ enum fairdie_source {
 	FAIRDIE_SRC_RDRAND = 2,
 	FAIRDIE_SRC_CRNG = 3,
 	FAIRDIE_SRC_SIM = 4,
-	FAIRDIE_SRC_COUNT
 };
 
 /**
@@ -40,14 +38,12 @@ enum fairdie_source {
  * @FAIRDIE_EXT_DIJKSTRA: Dijkstra's rotation roulette, rolls straight from
  *	the biased bits (sides must factor into primes <= 64)
  * @FAIRDIE_EXT_NONE: source bits are taken as fair as they are
- * @FAIRDIE_EXT_COUNT: number of extractors, not an extractor
  */
 enum fairdie_extractor {
 	FAIRDIE_EXT_VN = 0,
 	FAIRDIE_EXT_PERES = 1,
 	FAIRDIE_EXT_DIJKSTRA = 2,
 	FAIRDIE_EXT_NONE = 3,
-	FAIRDIE_EXT_COUNT
 };
 
 /**
@@ -56,12 +52,10 @@ enum fairdie_extractor {
  *	unsigned integer of 1, 2, 4 or 8 bytes, the smallest that holds
  *	sides - 1; the read length must be a multiple of that width
  * @FAIRDIE_FMT_TEXT: each roll in [1, sides] in decimal, one per line
- * @FAIRDIE_FMT_COUNT: number of formats, not a format
  */
 enum fairdie_format {
 	FAIRDIE_FMT_BINARY = 0,
 	FAIRDIE_FMT_TEXT = 1,
-	FAIRDIE_FMT_COUNT
 };
 
 /**

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie_stream_test - kselftest of what a reader of /dev/fairdie sees
+ * across configuration changes, faults, poll() and the CRNG's start:
+ *
+ *   - the text stream is whole lines, each a face of a die in force while
+ *     the line was read, whatever ioctl comes between two reads;
+ *   - a binary roll cut by a fault is dropped, never delivered twice;
+ *   - poll() agrees with a non-blocking read;
+ *   - the CRNG source waits for the kernel's CRNG like getrandom(2);
+ *   - Peres' state comes and goes with the extractor.
+ *
+ * See fairdie_test.h for what the programs have in common.
+ */
+#include <pthread.h>
+#include <sys/random.h>
+
+#include "fairdie_test.h"
+
+FIXTURE(stream) {
+	int fd;
+	struct fairdie_info info;
+};
+
+FIXTURE_SETUP(stream)
+{
+	self->fd = fd_open(_metadata, &self->info);
+	fd_set_d6_vn(_metadata, self->fd);
+}
+
+FIXTURE_TEARDOWN(stream)
+{
+	close(self->fd);
+}
+
+/*
+ * The CRNG source is ready exactly when getrandom(GRND_NONBLOCK) is: a
+ * non-blocking read fails with EAGAIN, and poll() says not readable,
+ * before then, and a blocking read waits for it. This test comes first:
+ * a VM booted with random.trust_cpu=off may still be waiting then.
+ */
+TEST_F(stream, crng_nonblock_like_getrandom)
+{
+	int nb, before, after, err = 0, tries;
+	ssize_t n = 0;
+	char c;
+
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
+	/* Judge only a read during which the CRNG did not change state. */
+	for (tries = 0; tries < 10; tries++) {
+		before = getrandom(&c, 1, GRND_NONBLOCK) == 1;
+		n = read(nb, &c, 1);
+		err = errno;
+		after = getrandom(&c, 1, GRND_NONBLOCK) == 1;
+		if (before == after)
+			break;
+	}
+	TH_LOG("getrandom(GRND_NONBLOCK): CRNG %s; read %zd",
+	       before ? "ready" : "not ready", n);
+	ASSERT_EQ(before, after);
+	if (before) {
+		ASSERT_EQ(1, n);
+		ASSERT_NE(0, poll_events(nb) & POLLIN);
+	} else {
+		ASSERT_EQ(-1, n);
+		ASSERT_EQ(EAGAIN, err);
+		ASSERT_EQ(0, poll_events(nb) & POLLIN);
+		/* A blocking read waits until the CRNG is ready. */
+		ASSERT_EQ(0, fcntl(nb, F_SETFL, 0));
+		ASSERT_EQ(1, read(nb, &c, 1));
+		ASSERT_EQ(1, getrandom(&c, 1, GRND_NONBLOCK));
+	}
+	close(nb);
+}
+
+/* splitmix64: the test's own choices, reproducible from a seed. */
+static __u64 next_rand(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A parser of the text stream that knows which dice were in force while
+ * each line was read: a line is checked against the number of sides in
+ * force when its first byte was read.
+ */
+struct stream_check {
+	__u64 sides_now;	/* the die in force now */
+	__u64 line_sides;	/* the die in force when this line began */
+	__u64 val;
+	unsigned int digits;
+	__u64 lines;
+	bool bad;
+	char why[96];
+};
+
+static void stream_bad(struct stream_check *c, const char *why)
+{
+	if (!c->bad)
+		snprintf(c->why, sizeof(c->why), "line %llu (sides %llu): %s",
+			 (unsigned long long)c->lines,
+			 (unsigned long long)c->line_sides, why);
+	c->bad = true;
+}
+
+static void stream_feed(struct stream_check *c, const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char ch = buf[i];
+
+		if (!c->digits && ch != '\n')
+			c->line_sides = c->sides_now;
+		if (ch == '\n') {
+			if (!c->digits)
+				stream_bad(c, "empty line");
+			else if (c->val < 1 || c->val > c->line_sides)
+				stream_bad(c, "face out of range");
+			c->lines++;
+			c->val = 0;
+			c->digits = 0;
+		} else if ((ch >= '1' && ch <= '9') || (ch == '0' && c->digits)) {
+			unsigned int d = ch - '0';
+
+			if (c->val > (U64_MAX_VAL - d) / 10)
+				stream_bad(c, "overflow");
+			c->val = c->val * 10 + d;
+			c->digits++;
+		} else {
+			stream_bad(c, ch == '0' ? "leading zero" : "not a digit");
+		}
+	}
+}
+
+static const __u64 stream_sides[] = {
+	1, 2, 6, 10, 20, 100, 1000000, 1ULL << 32, 1000000007,
+	10000000000000000000ULL, U64_MAX_VAL,
+};
+
+/*
+ * Random short reads interleaved with every configuration ioctl and RESET:
+ * the stream must stay whole lines, each a valid face of the die in force
+ * when it began. Switches to the binary format check that the rest of a
+ * line already begun comes alone, then binary rolls.
+ */
+TEST_F_TIMEOUT(stream, text_whole_lines_across_ioctls, 300)
+{
+	struct stream_check c = { .sides_now = 6, .line_sides = 6 };
+	__u64 s = 20261122, sides = 6;
+	char buf[64];
+	int i, fd = self->fd;
+
+	ASSERT_EQ(0, set_sim(fd, 1, 1, 2));
+	ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_SIM));
+	ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+
+	for (i = 0; i < 4000 && !c.bad; i++) {
+		__u64 r = next_rand(&s);
+		ssize_t n;
+		int err;
+
+		switch (r % 10) {
+		case 0: {
+			__u64 v = stream_sides[(r >> 8) % ARRAY_SIZE(stream_sides)];
+
+			err = set_u64(fd, FAIRDIE_IOC_SET_SIDES, v);
+			/* DIJKSTRA refuses sides with a prime factor > 64. */
+			ASSERT_TRUE(!err || err == EINVAL);
+			if (!err)
+				sides = v;
+			break;
+		}
+		case 1:
+			/* The extractors that are quick on a fair coin. */
+			err = set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR,
+				      (r >> 8) % 4 == 1 ? FAIRDIE_EXT_PERES :
+				      (r >> 8) % 4 == 2 ? FAIRDIE_EXT_DIJKSTRA :
+				      (r >> 8) % 4 == 3 ? FAIRDIE_EXT_NONE :
+							  FAIRDIE_EXT_VN);
+			ASSERT_TRUE(!err || err == EINVAL);
+			break;
+		case 2:
+			ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_SOURCE,
+					     (r >> 8) % 2 ? FAIRDIE_SRC_CRNG :
+							    FAIRDIE_SRC_SIM));
+			break;
+		case 3:
+			ASSERT_EQ(0, set_sim(fd, r >> 16, 1, 2));
+			break;
+		case 4:
+			ASSERT_EQ(0, xioctl(fd, FAIRDIE_IOC_RESET, NULL));
+			break;
+		case 5:
+			/* The same format: nothing changes. */
+			ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_FORMAT,
+					     FAIRDIE_FMT_TEXT));
+			break;
+		case 6: {
+			/* Binary for one read, then text again. */
+			bool begun = c.digits != 0;
+
+			ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_FORMAT,
+					     FAIRDIE_FMT_BINARY));
+			/* Whole rolls of any width, or a whole line. */
+			n = read(fd, buf, sizeof(buf));
+			ASSERT_LT(0, n);
+			if (begun) {
+				/* The rest of the line, alone. */
+				ASSERT_EQ('\n', buf[n - 1]);
+				stream_feed(&c, buf, n);
+				ASSERT_EQ(0U, c.digits);
+			} else {
+				ASSERT_EQ((ssize_t)sizeof(buf), n);
+			}
+			ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_FORMAT,
+					     FAIRDIE_FMT_TEXT));
+			break;
+		}
+		default:
+			n = read(fd, buf, 1 + (r >> 8) % 7);
+			ASSERT_LT(0, n);
+			stream_feed(&c, buf, n);
+			break;
+		}
+		c.sides_now = sides;
+	}
+	TH_LOG("%llu lines over %d steps", (unsigned long long)c.lines, i);
+	ASSERT_FALSE(c.bad) {
+		TH_LOG("%s", c.why);
+	}
+}
+
+/* The example of the report: a d1000000 line cut by SET_SIDES(6). */
+TEST_F(stream, text_line_completed_after_set_sides)
+{
+	struct stream_check c = { .sides_now = 1000000 };
+	char buf[64];
+	ssize_t n;
+	int i;
+
+	ASSERT_EQ(0, set_u64(self->fd, FAIRDIE_IOC_SET_SIDES, 1000000));
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+	for (i = 0; i < 200 && !c.bad; i++) {
+		/* One byte of a d6 line, two of a d1000000 line. */
+		c.sides_now = i % 2 ? 6 : 1000000;
+		n = read(self->fd, buf, i % 2 ? 1 : 2);
+		ASSERT_EQ(i % 2 ? 1 : 2, n);
+		stream_feed(&c, buf, n);
+		c.sides_now = i % 2 ? 1000000 : 6;
+		ASSERT_EQ(0, set_u64(self->fd, FAIRDIE_IOC_SET_SIDES,
+				     c.sides_now));
+	}
+	ASSERT_FALSE(c.bad) {
+		TH_LOG("%s", c.why);
+	}
+}
+
+/* SET_FORMAT to the format in force changes nothing at all. */
+TEST_F(stream, set_same_format_changes_nothing)
+{
+	char a[256], b[256];
+	int ref, fmt;
+
+	ref = open(DEV_PATH, O_RDONLY);
+	ASSERT_LE(0, ref);
+	for (fmt = FAIRDIE_FMT_BINARY; fmt <= FAIRDIE_FMT_TEXT; fmt++) {
+		sim_config(_metadata, self->fd, FAIRDIE_EXT_VN, 1000000, 5, 1, 2);
+		sim_config(_metadata, ref, FAIRDIE_EXT_VN, 1000000, 5, 1, 2);
+		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, fmt));
+		ASSERT_EQ(0, set_u32(ref, FAIRDIE_IOC_SET_FORMAT, fmt));
+		ASSERT_EQ(4, read(self->fd, a, 4));
+		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, fmt));
+		ASSERT_EQ(252, read(self->fd, a + 4, 252));
+		ASSERT_EQ(256, read(ref, b, 256));
+		ASSERT_EQ(0, memcmp(a, b, 256));
+	}
+	close(ref);
+}
+
+/*
+ * RESET keeps only the rest of a line already begun: the next line starts
+ * from the restarted coin, as after a fresh open.
+ */
+TEST_F(stream, reset_completes_the_line)
+{
+	char a[64], b[64];
+	char *nl;
+	int ref;
+
+	ref = open(DEV_PATH, O_RDONLY);
+	ASSERT_LE(0, ref);
+	sim_config(_metadata, self->fd, FAIRDIE_EXT_VN, 1000000, 9, 1, 2);
+	sim_config(_metadata, ref, FAIRDIE_EXT_VN, 1000000, 9, 1, 2);
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+	ASSERT_EQ(0, set_u32(ref, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+	/* The first line, cut after one byte, then RESET. */
+	ASSERT_EQ(1, read(self->fd, a, 1));
+	ASSERT_EQ(0, xioctl(self->fd, FAIRDIE_IOC_RESET, NULL));
+	ASSERT_EQ(40, read(self->fd, a + 1, 40));
+	ASSERT_EQ(40, read(ref, b, 40));
+	nl = memchr(b, '\n', 40);
+	ASSERT_TRUE(nl != NULL);
+	/* The first line whole, then the stream from the seed again. */
+	ASSERT_EQ(0, memcmp(a, b, nl + 1 - b));
+	ASSERT_EQ(0, memcmp(a + (nl + 1 - b), b, 41 - (nl + 1 - b)));
+	close(ref);
+}
+
+/* The end of a writable page followed by one that is not. */
+static char *edge_buffer(struct __test_metadata *const _metadata, long page,
+			 char **map)
+{
+	*map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(*map != MAP_FAILED);
+	ASSERT_EQ(0, mprotect(*map + page, page, PROT_NONE));
+	return *map + page;
+}
+
+/*
+ * A fault inside a binary roll drops it: the next read gives the roll
+ * after it, not the same one again.
+ */
+TEST_F(stream, efault_drops_cut_roll)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	__u32 got[4], want[6];
+	char *map, *end;
+	int ref, next;
+	ssize_t n;
+
+	ref = open(DEV_PATH, O_RDONLY);
+	ASSERT_LE(0, ref);
+	/* Width 4. */
+	sim_config(_metadata, self->fd, FAIRDIE_EXT_NONE, 1 << 20, 7, 1, 2);
+	sim_config(_metadata, ref, FAIRDIE_EXT_NONE, 1 << 20, 7, 1, 2);
+	ASSERT_EQ((ssize_t)sizeof(want), read(ref, want, sizeof(want)));
+	end = edge_buffer(_metadata, page, &map);
+
+	/*
+	 * Roll 0 whole, roll 1 cut after two bytes; or, if the CPU's copy
+	 * stops at the page, roll 0 cut and nothing copied.
+	 */
+	n = read(self->fd, end - 6, 8);
+	ASSERT_TRUE(n == 4 || (n == -1 && errno == EFAULT));
+	if (n == 4)
+		ASSERT_EQ(0, memcmp(end - 6, &want[0], 4));
+	next = n == 4 ? 2 : 1;
+	/* The next roll cut before its first byte. */
+	n = read(self->fd, end, 4);
+	ASSERT_EQ(-1, n);
+	ASSERT_EQ(EFAULT, errno);
+	next++;
+	munmap(map, 2 * page);
+	ASSERT_EQ((ssize_t)sizeof(got), read(self->fd, got, sizeof(got)));
+	TH_LOG("after the faults: %u, expected roll %d: %u", got[0], next,
+	       want[next]);
+	ASSERT_EQ(0, memcmp(got, &want[next], 3 * sizeof(got[0])));
+	close(ref);
+}
+
+/* In the text format a fault keeps the bytes copied: nothing is repeated. */
+TEST_F(stream, efault_text_continues)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char a[64], b[64], *map, *end;
+	int ref;
+
+	ref = open(DEV_PATH, O_RDONLY);
+	ASSERT_LE(0, ref);
+	sim_config(_metadata, self->fd, FAIRDIE_EXT_VN, 1000000, 3, 1, 2);
+	sim_config(_metadata, ref, FAIRDIE_EXT_VN, 1000000, 3, 1, 2);
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+	ASSERT_EQ(0, set_u32(ref, FAIRDIE_IOC_SET_FORMAT, FAIRDIE_FMT_TEXT));
+	end = edge_buffer(_metadata, page, &map);
+	ASSERT_EQ(3, read(self->fd, end - 3, 10));
+	memcpy(a, end - 3, 3);
+	munmap(map, 2 * page);
+	ASSERT_EQ(37, read(self->fd, a + 3, 37));
+	ASSERT_EQ(40, read(ref, b, 40));
+	ASSERT_EQ(0, memcmp(a, b, 40));
+	close(ref);
+}
+
+struct long_read {
+	int fd;
+	size_t len;
+	ssize_t ret;
+	int done;
+};
+
+static void *long_read_thread(void *arg)
+{
+	struct long_read *lr = arg;
+	char *buf = malloc(lr->len);
+
+	/* Non-blocking too (the open file is): retry until it is ours. */
+	do {
+		lr->ret = buf ? read(lr->fd, buf, lr->len) : -1;
+	} while (lr->ret == -1 && errno == EAGAIN);
+	free(buf);
+	__atomic_store_n(&lr->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * While another thread's read holds the open file, a non-blocking read
+ * fails with EAGAIN: poll() must not say readable then, and must wake its
+ * caller when the long read ends.
+ */
+TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
+{
+	struct long_read lr = { .len = 64 * MIB };
+	int nb, busy = 0, lies = 0, round;
+	struct pollfd pfd;
+	pthread_t t;
+	char c;
+
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	/* The CRNG never underflows: EAGAIN only means the file is busy. */
+	crng_bytes_config(_metadata, nb);
+	lr.fd = nb;
+
+	for (round = 0; round < 3 && !busy; round++, lr.len *= 2) {
+		lr.done = 0;
+		ASSERT_EQ(0, pthread_create(&t, NULL, long_read_thread, &lr));
+		while (!__atomic_load_n(&lr.done, __ATOMIC_ACQUIRE)) {
+			if (read(nb, &c, 1) != -1 || errno != EAGAIN)
+				continue;
+			busy++;
+			/* Said readable, yet the next read fails: a lie. */
+			if (poll_events(nb) & POLLIN &&
+			    read(nb, &c, 1) == -1 && errno == EAGAIN)
+				lies++;
+		}
+		pthread_join(t, NULL);
+		ASSERT_EQ((ssize_t)lr.len, lr.ret);
+	}
+	TH_LOG("%d non-blocking reads met a busy file; poll() said readable %d times",
+	       busy, lies);
+	ASSERT_LT(0, busy);
+	ASSERT_EQ(0, lies);
+
+	/* A poll() that waits is woken when the long read ends. */
+	lr.done = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, long_read_thread, &lr));
+	while (!__atomic_load_n(&lr.done, __ATOMIC_ACQUIRE) &&
+	       (read(nb, &c, 1) != -1 || errno != EAGAIN))
+		;
+	pfd = (struct pollfd){ .fd = nb, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 120000));
+	ASSERT_NE(0, pfd.revents & POLLIN);
+	pthread_join(t, NULL);
+	close(nb);
+}
+
+/* Peres' state is allocated and freed with the extractor; rolls go on. */
+TEST_F(stream, peres_state_follows_extractor)
+{
+	char buf[256];
+	int i;
+
+	if (!has_ext(&self->info, FAIRDIE_EXT_PERES))
+		SKIP(return, "PERES not offered");
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_SIM));
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR,
+				     i % 2 ? FAIRDIE_EXT_VN : FAIRDIE_EXT_PERES));
+		ASSERT_EQ((ssize_t)sizeof(buf), read(self->fd, buf, sizeof(buf)));
+		ASSERT_EQ(i % 2 ? (__u32)FAIRDIE_EXT_VN : (__u32)FAIRDIE_EXT_PERES,
+			  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_EXTRACTOR));
+	}
+}
+
+/* GET_SIM returns the coin set, on its own command. */
+TEST_F(stream, get_sim_roundtrip)
+{
+	struct fairdie_sim sim = { 0 };
+
+	ASSERT_EQ(0, set_sim(self->fd, 77, 3, 8));
+	ASSERT_EQ(0, xioctl(self->fd, FAIRDIE_IOC_GET_SIM, &sim));
+	ASSERT_EQ(77ULL, sim.seed);
+	ASSERT_EQ(3ULL, sim.p1_num);
+	ASSERT_EQ(8ULL, sim.p1_den);
+}
+
+TEST_HARNESS_MAIN
