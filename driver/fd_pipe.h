@@ -133,10 +133,13 @@ static inline void fd_put_roll(u8 *dst, u64 v, u32 width)
 
 bool fd_pipe_supported(u64 sides, u32 extractor);
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
+void fd_pipe_set_sides(struct fd_pipe *p, u64 sides);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 		     bool check_words);
 int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
+int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
+		 void *ctx, bool nonblock, u8 *dst, u32 count, u32 *made);
 int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 		   void *ctx, bool nonblock, u64 *out);
 

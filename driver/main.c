@@ -395,8 +395,12 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 		mutex_unlock(&f->lock);
 		return -EINVAL;
 	}
+	/* Unread fair bits and the sampler's state serve the new die. */
 	f->sides = n;
-	fairdie_flush(f);
+	fd_pipe_set_sides(&f->pipe, n);
+	f->width = fd_roll_width(n);
+	f->stage_pos = 0;
+	f->stage_len = 0;
 	mutex_unlock(&f->lock);
 	return 0;
 }
