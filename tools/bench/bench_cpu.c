@@ -60,7 +60,7 @@ static double bench_sampler(u64 sides, double *bits)
 
 	fd_pool_clear(&pool);
 	fd_sampler_init(&s, sides, true);
-	t0 = bench_now();
+	t0 = bench_cpu_now();
 	do {
 		for (i = 0; i < 4096; i++) {
 			while (!fd_sampler_roll(&s, &pool, &v))
@@ -70,7 +70,7 @@ static double bench_sampler(u64 sides, double *bits)
 			acc += v;
 		}
 		rolls += 4096;
-		t = bench_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	bench_keep(acc);
 	*bits = (double)s.bits / rolls;
@@ -94,11 +94,11 @@ static double bench_mem_pipeline(u64 sides, u32 ext)
 	if (bench_pipe_read(f, buf, len) < 0)
 		goto fail;
 	rolls0 = f->outputs;
-	t0 = bench_now();
+	t0 = bench_cpu_now();
 	do {
 		if (bench_pipe_read(f, buf, len) < 0)
 			goto fail;
-		t = bench_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	t = (f->outputs - rolls0) / t;
 	free(f);
@@ -126,7 +126,7 @@ static double bench_stage_rate(int which)
 	}
 	fd_health_init(&h, 1, 2, true);
 	fd_pool_clear(&pool);
-	t0 = bench_now();
+	t0 = bench_cpu_now();
 	do {
 		for (i = 0; i < 4096; i++) {
 			u64 w = bench_mem[(words + i) % BENCH_MEM_WORDS];
@@ -146,7 +146,7 @@ static double bench_stage_rate(int which)
 			}
 		}
 		words += 4096;
-		t = bench_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	bench_keep(acc);
 	free(st);
