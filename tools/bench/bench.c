@@ -576,6 +576,18 @@ static void bench_target(const char *name, const struct bench_rd *d,
 	printf(" (bit yield %.4f)\n", bench_log2(6) * d->rolls / d->source_bits);
 }
 
+/**
+ * bench_rd_ratio() - the measured RDSEED ratio of a die and extractor
+ * @side: index in bench_sides
+ * @ext: 0 none, 1 vn, 2 peres
+ *
+ * Return: the median ratio, or NAN when the RDSEED section did not run.
+ */
+double bench_rd_ratio(int side, int ext)
+{
+	return bench_median(&bench_rd[side][ext].ratio);
+}
+
 static void bench_rdseed_report(void)
 {
 	double raw = bench_median(&bench_raw_rate);

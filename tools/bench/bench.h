@@ -68,6 +68,7 @@ void bench_para(const char * const *text);
 int bench_write_data(const char *path);
 void bench_print_keys(void);
 
+double bench_rd_ratio(int side, int ext);
 int bench_cpu(void);
 int bench_coin(void);
 

@@ -145,3 +145,18 @@ u64 bench_pipe_sampler_bits(const struct bench_pipe *f)
 {
 	return f->pipe.sampler.bits;
 }
+
+/**
+ * bench_pipe_set_sides() - what FAIRDIE_IOC_SET_SIDES does
+ * @f: the file
+ * @sides: the new number of faces, supported by its extractor
+ *
+ * The pipeline keeps its bits in flight; staged rolls of the old die go.
+ */
+void bench_pipe_set_sides(struct bench_pipe *f, u64 sides)
+{
+	fd_pipe_set_sides(&f->pipe, sides);
+	f->width = fd_roll_width(sides);
+	f->stage_pos = 0;
+	f->stage_len = 0;
+}
