@@ -24,6 +24,7 @@ static bool fd_sampler_wide(const struct fd_sampler *s)
 static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 			     unsigned int precision)
 {
+	unsigned int i;
 	u64 limit;
 
 	s->sides = sides ? sides : 1;
@@ -35,19 +36,27 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->batch_len = 1;
 	s->digits = 0;
 	s->ndigits = 0;
+	s->half = 1;
+	s->half_recip = 0;
 	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
 	s->sides_recip = 0;
 	if (s->sides < 2 || s->sides > FD_SAMPLER_SMALL_MAX)
 		return;
-	s->sides_recip = ~0ULL / s->sides + 1;
+	s->sides_recip = fd_recip_up(s->sides);
 	if (!s->recycle || !s->batch_bits || s->pow2_bits || precision > 63)
 		return;
 	limit = 1ULL << s->batch_bits;
-	while (s->batch <= limit / s->sides) {
+	/* sides^k <= 2^64 / sides too, for fd_sampler_pop() */
+	while (s->batch <= limit / s->sides &&
+	       s->batch <= ~0ULL / s->sides / s->sides) {
 		s->batch *= s->sides;
 		s->batch_len++;
 	}
 	s->batch_recip = fd_recip(s->batch);
+	s->half = 1;
+	for (i = 0; i < (s->batch_len - 1u) / 2; i++)
+		s->half *= s->sides;
+	s->half_recip = s->half > 1 ? fd_recip(s->half) : 0;
 }
 
 /**
@@ -147,7 +156,7 @@ void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
 		u64 pw = 1;
 		unsigned int i;
 
-		/* sides^ndigits <= 2^32 and M < 2^64: no overflow. */
+		/* sides^ndigits < 2^64 and M < 2^64: no overflow. */
 		for (i = 0; i < s->ndigits; i++)
 			pw *= s->sides;
 		s->z = s->z * pw + s->digits;
@@ -414,6 +423,56 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 	}
 }
 
+/* Power-of-two sides: fields of the fair bits, up to 64 bits at a time. */
+static u32 fd_sampler_fill_pow2(struct fd_sampler *s, struct fd_pool *fair,
+				u8 *dst, u32 count)
+{
+	unsigned int pb = s->pow2_bits, per = 64 / pb, c, i;
+	u64 mask = (1ULL << pb) - 1, bits;
+	u32 made = 0;
+
+	while (made < count) {
+		c = fair->count / pb;
+		if (c > per)
+			c = per;
+		if (c > count - made)
+			c = count - made;
+		if (!c)
+			break;
+		bits = fd_pool_take(fair, c * pb);
+		s->bits += c * pb;
+		for (i = 0; i < c; i++) {
+			dst[made++] = bits & mask;
+			bits >>= pb;
+		}
+	}
+	return made;
+}
+
+/*
+ * The digits left after a batch's first roll, two chains at once: the low
+ * h digits are those of x mod sides^h, the others those of x div sides^h.
+ * They are written in the same order as fd_sampler_pop() hands them out.
+ */
+static void fd_sampler_fill_halves(struct fd_sampler *s, u8 *dst)
+{
+	u64 n = s->sides, c = s->sides_recip, lo, hi, d1, d2;
+	unsigned int h = (s->batch_len - 1) / 2, left = s->ndigits, i;
+
+	hi = fd_recip_div(s->digits, s->half, s->half_recip, &lo);
+	for (i = 0; i < h; i++) {
+		lo = fd_recip_div_small(lo, n, c, &d1);
+		hi = fd_recip_div_small(hi, n, c, &d2);
+		dst[i] = d1;
+		dst[h + i] = d2;
+	}
+	/* An odd count: the high half has one digit more. */
+	if (left > 2 * h)
+		dst[2 * h] = hi;
+	s->digits = 0;
+	s->ndigits = 0;
+}
+
 /**
  * fd_sampler_fill() - up to @count rolls of at most 256 sides, as bytes
  * @s: the sampler, of at most 256 sides
@@ -429,13 +488,20 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 		    u32 count)
 {
-	u64 n = s->sides, c = s->sides_recip, x, q, v;
+	u64 n = s->sides, c = s->sides_recip, x, d, v;
 	u32 made = 0, k;
 
 	if (FD_WARN_ON(n > 256))
 		return 0;
+	if (s->pow2_bits)
+		return fd_sampler_fill_pow2(s, fair, dst, count);
 	while (made < count) {
 		k = s->ndigits;
+		if (k >= 4 && k == s->batch_len - 1u && count - made >= k) {
+			fd_sampler_fill_halves(s, dst + made);
+			made += k;
+			continue;
+		}
 		if (k > count - made)
 			k = count - made;
 		if (k) {
@@ -443,9 +509,8 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 			x = s->digits;
 			s->ndigits -= k;
 			while (k--) {
-				q = (u64)(((fd_u128)x * c) >> 64);
-				dst[made++] = x - q * n;
-				x = q;
+				x = fd_recip_div_small(x, n, c, &d);
+				dst[made++] = d;
 			}
 			s->digits = x;
 			continue;

@@ -24,9 +24,11 @@
  * The read path rolls sides^k at once, the largest power not above
  * 2^FD_SAMPLER_BATCH_BITS, and hands out its k base-sides digits one by
  * one: the digits of a uniform number on [0, sides^k) are independent
- * uniform rolls. 2^32 keeps each digit a 32-bit reciprocal multiplication.
+ * uniform rolls. Each batch costs a few dozen cycles, each digit two
+ * multiplications; against M >= 2^63, a batch below 2^48 is rejected with
+ * probability below 2^-15, and what a rejection keeps is recycled.
  */
-#define FD_SAMPLER_BATCH_BITS		32
+#define FD_SAMPLER_BATCH_BITS		48
 
 /**
  * struct fd_sampler - state of one exact sampler
@@ -41,12 +43,16 @@
  *	starts afresh (Lumbroso's Fast Dice Roller, Knuth-Yao optimal)
  * @batch: sides^@batch_len, the die the 64-bit state actually rolls
  * @batch_recip: floor(2^64 / @batch), to divide by it with a multiplication
- * @sides_recip: ceil(2^64 / @sides), to split a batch into digits
+ * @sides_recip: fd_recip_up(@sides), to split a batch into digits
  * @digits: the digits of the last batch not handed out yet, a uniform
  *	number on [0, sides^@ndigits), independent of @z
  * @batch_len: digits per batch, 1 when batching is off
  * @ndigits: how many digits @digits holds
  * @batch_bits: log2 of the largest batch allowed, 0 for no batching
+ * @half: sides^h, h = (@batch_len - 1) / 2: fd_sampler_fill() splits the
+ *	digits left after a batch's first roll into two halves, so that two
+ *	chains of divisions run side by side
+ * @half_recip: fd_recip(@half)
  */
 struct fd_sampler {
 	u64 sides;
@@ -64,6 +70,8 @@ struct fd_sampler {
 	u8 batch_len;
 	u8 ndigits;
 	u8 batch_bits;
+	u64 half;
+	u64 half_recip;
 };
 
 /**
@@ -104,21 +112,53 @@ static inline u64 fd_recip_div(u64 x, u64 d, u64 r, u64 *rem)
 }
 
 /**
+ * fd_recip_up() - floor(2^64 / @d) + 1 for fd_recip_div_small()
+ * @d: a divisor, at least 2
+ *
+ * Return: the reciprocal, rounded up.
+ */
+static inline u64 fd_recip_up(u64 d)
+{
+	return fd_recip(d) + 1;
+}
+
+/**
+ * fd_recip_div_small() - @x / @d with a multiplication and no correction
+ * @x: the dividend, with @x * @d < 2^64
+ * @d: the divisor, at least 2
+ * @c: fd_recip_up(@d)
+ * @rem: receives @x % @d
+ *
+ * With c = 2^64 / d + e, 0 < e <= 1, x c / 2^64 exceeds x / d by at most
+ * x / 2^64 < 1 / d, too little to reach the next integer (Lemire, Kaser
+ * and Kurz's fastmod, for dividends below 2^64 / d).
+ *
+ * Return: @x / @d.
+ */
+static inline u64 fd_recip_div_small(u64 x, u64 d, u64 c, u64 *rem)
+{
+	u64 q = (u64)(((fd_u128)x * c) >> 64);
+
+	*rem = x - q * d;
+	return q;
+}
+
+/**
  * fd_sampler_pop() - hand out one digit of the current batch
  * @s: the sampler, with @s->ndigits > 0
  *
- * Lemire's division: for x, n < 2^32 and c = ceil(2^64 / n), x / n is the
- * high half of c x, exactly.
+ * The digits are below sides^(k - 1) and sides^k is at most 2^64 / sides,
+ * so fd_recip_div_small() applies.
  *
  * Return: the least significant digit, in [0, sides).
  */
 static inline u64 fd_sampler_pop(struct fd_sampler *s)
 {
-	u64 x = s->digits, q = (u64)(((fd_u128)x * s->sides_recip) >> 64);
+	u64 d, q = fd_recip_div_small(s->digits, s->sides, s->sides_recip, &d);
 
 	s->digits = q;
 	s->ndigits--;
-	return x - q * s->sides;
+	return d;
 }
 
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,

@@ -8,8 +8,9 @@
  *               and dividends 0..4999 and the top 5000 of 2^64, around
  *               every multiple near the top, and random 64-bit divisors
  *               and dividends; the digit division of fd_sampler_pop()
- *               for every n in 2..300 on all x < 2^16 and for random
- *               x < 2^32 and n up to 2^32
+ *               (rounded-up reciprocal, no correction) for every n in
+ *               2..300 on x < 2^16 and the top 2^16 below 2^64 / n, and
+ *               for random n up to 2^32 and x < 2^64 / n
  *   digits      fd_sampler_pop() splits every x < n^k (n^k <= 2^16) into
  *               k digits in [0, n) that give x back: a bijection from
  *               [0, n^k) onto [0, n)^k, so the digits of a uniform batch
@@ -20,7 +21,7 @@
  *               reference's rolls in base sides, least significant digit
  *               first, on every bit string of 16 bits (small precisions)
  *               and on random streams of 2^20 bits at the default
- *               precision and batch, for n from 3 to 2^32 - 1
+ *               precision and batch (2^48), for n from 3 to 2^32 - 1
  *   fill        fd_sampler_fill() makes the same bytes as fd_sampler_roll()
  *   joint       exhaustive over grouped states, as in test_sampler.c: the
  *               whole state (z, m, pending digits) after every bit string,
@@ -54,7 +55,7 @@ static void recip_one(u64 x, u64 d, u64 r, unsigned long *bad)
 static void test_recip(void)
 {
 	unsigned long bad = 0, bad_pop = 0, tried = 0;
-	u64 d, x, i;
+	u64 d, x, i, q;
 
 	for (d = 2; d <= 2000; d++) {
 		u64 r = fd_recip(d), top = ~0ULL - ~0ULL % d;
@@ -83,31 +84,43 @@ static void test_recip(void)
 	}
 	CHECK(!bad, "recip: %lu of %lu divisions wrong", bad, tried);
 
-	/* The digit division: c = ceil(2^64 / n), x / n = (c x) >> 64. */
+	/* The digit division: every x < 2^64 / n is exact. */
 	for (d = 2; d <= 300; d++) {
+		u64 c = fd_recip_up(d), top = ~0ULL / d, rem;
+
+		for (x = 0; x < 65536; x++) {
+			q = fd_recip_div_small(x, d, c, &rem);
+			bad_pop += q != x / d || rem != x % d;
+			q = fd_recip_div_small(top - x, d, c, &rem);
+			bad_pop += q != (top - x) / d || rem != (top - x) % d;
+		}
+	}
+	for (i = 0; i < 2000000; i++) {
+		u64 rem;
+
+		d = 2 + fd_test_below(&rng, i & 1 ? 1000 : 0xfffffffeULL);
+		if (i % 7 == 0)
+			d = 0xffffffffULL - fd_test_below(&rng, 8);
+		x = fd_test_below(&rng, ~0ULL / d);
+		if (i % 5 == 0)
+			x = ~0ULL / d - fd_test_below(&rng, 1000);
+		q = fd_recip_div_small(x, d, fd_recip_up(d), &rem);
+		bad_pop += q != x / d || rem != x % d;
+	}
+	/* And through fd_sampler_pop() itself. */
+	for (d = 3; d <= 1000; d++) {
 		struct fd_sampler s;
 
-		fd_sampler_init_batch(&s, d, 63, 0);
-		for (x = 0; x < 65536; x++) {
+		fd_sampler_init(&s, d, true);
+		for (i = 0; i < 1000; i++) {
+			x = fd_test_below(&rng, s.batch);
 			s.digits = x;
 			s.ndigits = 1;
 			bad_pop += fd_sampler_pop(&s) != x % d || s.digits != x / d;
 		}
 	}
-	for (i = 0; i < 1000000; i++) {
-		struct fd_sampler s;
-
-		d = 2 + fd_test_below(&rng, i & 1 ? 1000 : 0xfffffffeULL);
-		if (i % 7 == 0)
-			d = 0xffffffffULL - fd_test_below(&rng, 8);
-		fd_sampler_init_batch(&s, d, 63, 0);
-		x = fd_test_rand(&rng) >> 32;
-		s.digits = x;
-		s.ndigits = 1;
-		bad_pop += fd_sampler_pop(&s) != x % d || s.digits != x / d;
-	}
 	CHECK(!bad_pop, "recip: %lu digit divisions wrong", bad_pop);
-	NOTE("recip: %lu divisions by reciprocal and 20.6 million digit divisions checked",
+	NOTE("recip: %lu divisions by reciprocal and 42 million digit divisions checked",
 	     tried);
 }
 
