@@ -102,13 +102,11 @@ static inline u64 fd_recip(u64 d)
 static inline u64 fd_recip_div(u64 x, u64 d, u64 r, u64 *rem)
 {
 	u64 q = (u64)(((fd_u128)x * r) >> 64), t = x - q * d;
+	/* Without a branch: the fix is needed about as often as not. */
+	u64 fix = -(u64)(t >= d);
 
-	if (t >= d) {
-		q++;
-		t -= d;
-	}
-	*rem = t;
-	return q;
+	*rem = t - (d & fix);
+	return q - fix;
 }
 
 /**
