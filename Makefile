@@ -76,8 +76,10 @@ vm-module: need-deps
 	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
 	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
 
-VM_TOOLS = --bin tools/fairdie --bin selftests/fairdie_test \
-	--bin selftests/fairdie_test_32 \
+# Every kselftest program, 64-bit and 32-bit (selftests/Makefile).
+SELFTEST_PROGS = $(patsubst %.c,%,$(wildcard selftests/fairdie_*_test.c))
+VM_TOOLS = --bin tools/fairdie \
+	$(foreach p,$(SELFTEST_PROGS),--bin $(p) --bin $(p)_32) \
 	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread
 
 vmtest: vm-module tools

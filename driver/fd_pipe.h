@@ -19,6 +19,7 @@
 #include "fd_health.h"
 #include "fd_peres.h"
 #include "fd_pool.h"
+#include "fd_roll.h"
 #include "fd_sampler.h"
 
 /* Refill the pool up to this many bits at a time, to amortise the calls. */
@@ -83,53 +84,6 @@ struct fd_pipe {
 	struct fd_peres peres;
 	struct fd_dijkstra dijkstra;
 };
-
-/**
- * fd_roll_width() - bytes per roll in the binary format
- * @sides: number of faces
- *
- * Return: 1, 2, 4 or 8, the smallest that holds @sides - 1.
- */
-static inline u32 fd_roll_width(u64 sides)
-{
-	u64 max = sides - 1;
-
-	if (max <= 0xff)
-		return 1;
-	if (max <= 0xffff)
-		return 2;
-	if (max <= 0xffffffff)
-		return 4;
-	return 8;
-}
-
-/**
- * fd_put_roll() - store a roll in the binary format, native byte order
- * @dst: where it goes
- * @v: the roll
- * @width: fd_roll_width() of its die
- */
-static inline void fd_put_roll(u8 *dst, u64 v, u32 width)
-{
-	u8 v8 = v;
-	u16 v16 = v;
-	u32 v32 = v;
-
-	switch (width) {
-	case 1:
-		memcpy(dst, &v8, 1);
-		break;
-	case 2:
-		memcpy(dst, &v16, 2);
-		break;
-	case 4:
-		memcpy(dst, &v32, 4);
-		break;
-	default:
-		memcpy(dst, &v, 8);
-		break;
-	}
-}
 
 bool fd_pipe_supported(u64 sides, u32 extractor);
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);

@@ -15,22 +15,22 @@
 
 #include <linux/fairdie.h>
 
-static int lookup(const char *s, const char *const *names, int n)
-{
-	int i;
+#include "fd_names.h"
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	fprintf(stderr, "fdread: unknown name '%s'\n", s);
-	exit(2);
+/* The number named @s by @parse, or exit with a usage error. */
+static __u32 lookup(int (*parse)(const char *), const char *s)
+{
+	int i = parse(s);
+
+	if (i < 0) {
+		fprintf(stderr, "fdread: unknown name '%s'\n", s);
+		exit(2);
+	}
+	return i;
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const exts[] = { "vn", "peres", "dijkstra", "none" };
-	static const char *const srcs[] = { "auto", "rdseed", "rdrand", "crng",
-					    "sim" };
 	static char buf[1 << 16];
 	unsigned long long left;
 	__u64 sides;
@@ -42,8 +42,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sides = strtoull(argv[1], NULL, 0);
-	ext = lookup(argv[2], exts, 4);
-	src = lookup(argv[3], srcs, 5);
+	ext = lookup(fd_extractor_parse, argv[2]);
+	src = lookup(fd_source_parse, argv[3]);
 	left = strtoull(argv[4], NULL, 0);
 	fd = open("/dev/fairdie", O_RDONLY);
 	if (fd < 0 || ioctl(fd, FAIRDIE_IOC_SET_SIDES, &sides) ||

@@ -26,6 +26,9 @@
 
 #include <linux/fairdie.h>
 
+#include "fd_names.h"
+#include "fd_roll.h"
+
 static int seconds = 30;
 static int shared_fd;
 static atomic_ulong n_reads, n_bytes, n_ioctls, n_resets, n_errors;
@@ -53,13 +56,6 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static unsigned int width_of(__u64 sides)
-{
-	__u64 max = sides - 1;
-
-	return max <= 0xff ? 1 : max <= 0xffff ? 2 : max <= 0xffffffffULL ? 4 : 8;
-}
-
 static const __u64 sides_menu[] = {
 	1, 2, 6, 37, 100, 256, 1000, 65537, 1ULL << 32, 0xfffffffbULL,
 	(1ULL << 40) + 7, ~0ULL,
@@ -70,7 +66,7 @@ static void private_round(int fd, unsigned long long *s, unsigned char *buf,
 			  __u64 *expect_outputs)
 {
 	__u64 sides = sides_menu[rng_next(s) % 12];
-	__u32 ext = rng_next(s) % FAIRDIE_EXT_COUNT;
+	__u32 ext = rng_next(s) % FD_NR_EXTRACTORS;
 	__u32 src = rng_next(s) % 2 ? FAIRDIE_SRC_CRNG : FAIRDIE_SRC_SIM;
 	__u32 fmt = FAIRDIE_FMT_BINARY, vn = FAIRDIE_EXT_VN;
 	struct fairdie_stats st;
@@ -90,7 +86,7 @@ static void private_round(int fd, unsigned long long *s, unsigned char *buf,
 		return;
 	}
 	atomic_fetch_add(&n_ioctls, 5);
-	w = width_of(sides);
+	w = fd_roll_width(sides);
 	for (k = 0; k < 4; k++) {
 		size_t len = (1 + rng_next(s) % 8192) * w;
 
@@ -103,9 +99,8 @@ static void private_round(int fd, unsigned long long *s, unsigned char *buf,
 		atomic_fetch_add(&n_bytes, n);
 		*expect_outputs += n / w;
 		for (i = 0; i < n; i += w) {
-			__u64 v = 0;
+			__u64 v = fd_get_roll(buf + i, w);
 
-			memcpy(&v, buf + i, w);	/* little endian here */
 			if (v >= sides) {
 				fail("value out of range", v, sides);
 				return;
@@ -153,7 +148,7 @@ static void shared_round(unsigned long long *s, unsigned char *buf)
 			r = 0;
 		break;
 	case 1:
-		v32 = rng_next(s) % FAIRDIE_FMT_COUNT;
+		v32 = rng_next(s) % FD_NR_FORMATS;
 		r = ioctl(shared_fd, FAIRDIE_IOC_SET_FORMAT, &v32);
 		break;
 	case 2:
@@ -161,7 +156,7 @@ static void shared_round(unsigned long long *s, unsigned char *buf)
 		atomic_fetch_add(&n_resets, 1);
 		break;
 	case 3:
-		v32 = rng_next(s) % FAIRDIE_EXT_COUNT;
+		v32 = rng_next(s) % FD_NR_EXTRACTORS;
 		r = ioctl(shared_fd, FAIRDIE_IOC_SET_EXTRACTOR, &v32);
 		/* DIJKSTRA refuses sides with a large prime factor. */
 		if (r && errno == EINVAL && v32 == FAIRDIE_EXT_DIJKSTRA)

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (make vmtest), the module loaded with hwrng=rdrand:
-#   1. the kselftest suite of the device ABI (selftests/fairdie_test), and
-#      the same built for 32 bits, through compat_ioctl
+#   1. every kselftest program (selftests/fairdie_*_test), and each one
+#      built for 32 bits (fairdie_*_test_32), through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
@@ -98,8 +98,10 @@ lifetime() {
 }
 
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
-step selftests fairdie_test
-step selftests-compat fairdie_test_32
+for t in /usr/bin/fairdie_*_test; do
+	step "${t##*/}" "$t"
+	step "${t##*/}_32" "${t}_32"
+done
 step tool sh /root/test_vm.sh
 step hwrng-rngtest hwrng_feed
 step fairdie-rngtest fairdie_fips
