@@ -613,5 +613,5 @@ int main(void)
 	test_fill();
 	test_joint();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -12,6 +12,7 @@
  */
 #include <math.h>
 
+#include "fd_names.h"
 #include "fd_pipe.h"
 #include "fd_sim.h"
 #include "fd_test.h"
@@ -72,7 +73,7 @@ static void test_stuck(void)
 	u32 ext;
 	unsigned int i;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		for (i = 0; i < 5; i++) {
 			struct src s = { .stuck = i < 3 ? 0 : i - 2 };
 			u64 out;
@@ -118,7 +119,7 @@ static void test_resume(void)
 {
 	u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		struct src a = { 0 }, b = { .again_every = 3, .intr_every = 5 };
 		unsigned long errors = 0, same = 0, i;
 		u64 x, y;
@@ -175,7 +176,7 @@ static void test_counters(void)
 	     pipe_a.source_bits / 1e5, pipe_a.sampler.bits / 1e5);
 	CHECK(!fd_pipe_supported(67, FAIRDIE_EXT_DIJKSTRA) &&
 	      fd_pipe_supported(67, FAIRDIE_EXT_VN) &&
-	      !fd_pipe_supported(6, FAIRDIE_EXT_COUNT) &&
+	      !fd_pipe_supported(6, FD_NR_EXTRACTORS) &&
 	      !fd_pipe_supported(0, FAIRDIE_EXT_VN),
 	      "fd_pipe_supported");
 }
@@ -188,7 +189,7 @@ static void test_fill(void)
 	unsigned int i;
 	u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		for (i = 0; i < ARRAY_SIZE(sides); i++) {
 			struct src sa = { 0 }, sb = { .again_every = 7,
 						      .intr_every = 11 };
@@ -232,7 +233,7 @@ static void test_mixed(void)
 	static const u64 sides[] = { 6, 100 };
 	u32 ext;
 
-	for (ext = 0; ext < FAIRDIE_EXT_COUNT; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		struct src s = { 0 };
 		u64 out, bad = 0, sum[2] = { 0 }, src0;
 		u32 pool_before, i, rolls = 200000;
@@ -266,8 +267,7 @@ static void test_mixed(void)
 			      "mixed d6/d100 none: %.4f source bits per roll, entropy %.4f",
 			      per, limit);
 		NOTE("mixed d6/d100, %s: %.4f source bits per roll (entropy of the dice %.4f)",
-		     ext == FAIRDIE_EXT_VN ? "vn" : ext == FAIRDIE_EXT_PERES ?
-		     "peres" : "none", per, limit);
+		     fd_extractor_name(ext), per, limit);
 	}
 }
 
@@ -279,5 +279,5 @@ int main(void)
 	test_counters();
 	test_fill();
 	test_mixed();
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -111,5 +111,5 @@ int main(void)
 	test_digits();
 	test_digits_default();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -277,5 +277,5 @@ int main(void)
 	test_pow2();
 	test_chunked();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -244,5 +244,5 @@ int main(void)
 	test_model_vs_dp();
 	test_huge();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -191,5 +191,5 @@ int main(void)
 	test_cost();
 	test_dry();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }
