@@ -74,7 +74,8 @@ print-krelease:
 vm-module: need-deps
 	$(Q)mkdir -p $(VM_MODDIR)
 	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
-	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) modules
+	$(MAKE) -C /lib/modules/$(VM_RELEASE)/build M=$(VM_MODDIR) \
+		FAIRDIE_FAULT=1 modules
 
 # Every kselftest program, 64-bit and 32-bit (selftests/Makefile).
 SELFTEST_PROGS = $(patsubst %.c,%,$(wildcard selftests/fairdie_*_test.c))

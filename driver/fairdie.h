@@ -28,6 +28,8 @@
  * @format: enum fairdie_format
  * @width: bytes per roll in the binary format
  * @failed: the health tests failed; reads fail with EIO until RESET
+ * @failed_hw: @failed, for a hardware source: counted in the device-wide
+ *	failed_files
  * @sim_cfg: the simulated coin as set by FAIRDIE_IOC_SET_SIM
  * @sim: its generator
  * @pipe: source words -> health tests -> extractor -> sampler; it also
@@ -48,6 +50,7 @@ struct fairdie_file {
 	u32 format;
 	u32 width;
 	bool failed;
+	bool failed_hw;
 	struct fairdie_sim sim_cfg;
 	struct fd_sim sim;
 	struct fd_pipe pipe;
@@ -60,13 +63,14 @@ struct fairdie_file {
 };
 
 /**
- * struct fairdie_counters - device-wide counters shown in sysfs
- * @source_bits: raw bits taken from any source by any open file
- * @outputs: rolls made
- * @health_failures: health test failures
+ * struct fairdie_counters - device-wide counters shown in sysfs, of the
+ *	hardware sources only (RDSEED, RDRAND)
+ * @source_bits: raw bits taken from them by any open file or the hwrng
+ * @outputs: rolls made from them
+ * @health_failures: their health test failures
  * @source_failures: reads that gave up because the source did not deliver
  * @open_files: files open now
- * @failed_files: open files whose health tests failed
+ * @failed_files: open files whose hardware source failed its health tests
  */
 struct fairdie_counters {
 	atomic64_t source_bits;

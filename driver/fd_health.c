@@ -2,74 +2,88 @@
 /*
  * fairdie - continuous health tests.
  *
- * The cutoffs follow from the source's claimed probability pmax of its more
- * likely bit value (1/2 for a full-entropy hardware source, max(p, 1 - p)
- * for the simulated coin, never above FD_PMAX_NUM / FD_PMAX_DEN) and a false
- * alarm probability of 2^-64:
+ * The cutoffs follow from pmax, the claimed probability of the source's more
+ * likely bit value, and a false alarm budget of 2^-66 per test and per window
+ * of FD_APT_WINDOW = 1024 bits, so that a healthy source with any bias up to
+ * the claim fails in a given window with probability below 3 * 2^-66 plus
+ * the starvation bound of fd_pipe.h (under 2^-200), less than 2^-64. pmax is
+ * 1/2 for a full-entropy source (hardware under NONE), 19/20 for a hardware
+ * source under a debiasing extractor, max(p, 1 - p) clamped to 19/20 for the
+ * simulated coin. Each bound below grows with pmax, so it holds for every
+ * source with a bias inside the claim.
  *
- * - repetition count: the smallest C with pmax^(C - 1) <= 2^-64, so that a
- *   healthy source starts a run of C equal bits with probability at most
- *   2^-64 per bit. C = 65 for pmax = 1/2, 866 for pmax = 19/20.
- * - adaptive proportion: in each window of 1024 bits, the count B of bits
- *   equal to the first one. Hoeffding's inequality bounds
- *   P(B - 1 >= 1023 pmax + t) by exp(-2 t^2 / 1023) <= 2^-64 for t = 151,
- *   so the cutoff is 1 + ceil(1023 pmax + 151): 664 for pmax = 1/2; above
- *   1024 (never fires) for pmax above 872/1023 (about 0.8524).
+ * - repetition count: C, the smallest with 1024 * pmax^(C - 1) <= 2^-66.
+ *   The test fires in a window only if some bit t of it ends C equal bits,
+ *   which has probability p^C + q^C <= pmax^(C - 1) for each of the 1024 t.
+ *   C = 77 for pmax = 1/2, 1029 for pmax = 19/20.
+ * - adaptive proportion: in each window, the count B of bits equal to the
+ *   first one. Hoeffding's inequality bounds P(B - 1 >= 1023 pmax + t) by
+ *   exp(-2 t^2 / 1023) <= 2^-66 for t = 153, so the cutoff is
+ *   1 + ceil(1023 pmax + 153): 666 for pmax = 1/2; above 1024 (never fires)
+ *   for pmax above 870/1023 (about 0.8504).
+ * - repeated word (hardware only): W words in a row equal to their
+ *   predecessor fail, W the smallest with 16 * pmax^(64 W) <= 2^-66. The
+ *   W + 1 words agree on a given bit with probability
+ *   p^(W + 1) + q^(W + 1) <= pmax^W, on all 64 bits with at most
+ *   pmax^(64 W), for each of the 16 words of a window that may end such a
+ *   row. W = 2 for pmax = 1/2, 15 for pmax = 19/20.
  *
- * Every cutoff is at least 65, so a run shorter than a word never fails and
- * each word is tested in a few instructions. Tests run a word at a time, so
- * a stuck source fails at the word holding its C-th bit: after 128 bits for
- * a hardware source (C = 65) and 896 for the simulated coin at the clamp
- * (C = 866). A coin with pmax = 0.999999 fails by then with probability
- * 0.999, and within 8192 bits with probability 1 - 10^-24.
+ * Every cutoff C is at least 65, so a run inside a word never fails and each
+ * word is tested with a count of trailing and leading equal bits (the
+ * repetition count) and a population count (the adaptive proportion):
+ * fd_health_word() fails on exactly the word in which a bit-by-bit
+ * implementation of the same tests would fail (tools/test/test_health.c
+ * proves it). A stuck source fails at the word holding its C-th equal bit or
+ * its W-th repeated word: within 17 words (1088 bits) for every claim, 3 words
+ * for a full-entropy claim.
  */
 
 #include "fd_health.h"
 
-/* The lowest entropy ever assumed: pmax is clamped to 19/20. */
-#define FD_PMAX_NUM	19
-#define FD_PMAX_DEN	20
 /* Hoeffding margin of the adaptive proportion test, see above. */
-#define FD_APT_MARGIN	151
+#define FD_APT_MARGIN	153
+/* log2 of the positions a window offers each test: bits, words. */
+#define FD_WINDOW_BITS_LOG2	10
+#define FD_WINDOW_WORDS_LOG2	4
 
-/* Smallest C with pmax^(C - 1) <= 2^-64, pmax = num / den in [1/2, 19/20]. */
-static u32 fd_rct_cutoff(u64 num, u64 den)
+/*
+ * The smallest k with (x / 2^64)^k <= 2^-@e, x a 0.64 fixed-point fraction
+ * rounded up (so that k errs large: fewer false alarms), x < 2^64.
+ */
+static u32 fd_pow_steps(u64 x, u32 e)
 {
-	/* x * 2^-e is pmax^k; x is kept in [2^63, 2^64), rounded up. */
-	u64 pm, x = 1ULL << 63, rem;
-	u32 k = 0, e = 63;
+	/* m * 2^-f is x^k; m is kept in [2^63, 2^64), rounded up. */
+	u64 m = 1ULL << 63;
+	u32 k = 0, f = 63;
 
-	pm = (u64)fd_div128((fd_u128)num << 64, den, &rem);
-	if (rem)
-		pm++;	/* round pmax up: a larger cutoff, fewer false alarms */
-	/* Until x * 2^-e <= 2^-64, i.e. e > 127 or x * 2^-127 == 2^-64. */
-	while (e < 63 + FD_HEALTH_ALPHA_LOG2 ||
-	       (e == 63 + FD_HEALTH_ALPHA_LOG2 && x != 1ULL << 63)) {
-		fd_u128 y = (fd_u128)x * pm;
+	/* Until m * 2^-f <= 2^-e, i.e. f > 63 + e or m * 2^-f == 2^-e. */
+	while (f < 63 + e || (f == 63 + e && m != 1ULL << 63)) {
+		fd_u128 y = (fd_u128)m * x;
 
-		x = (u64)(y >> 64) + !!(u64)y;
-		while (!(x >> 63)) {
-			x <<= 1;
-			e++;
+		m = (u64)(y >> 64) + !!(u64)y;
+		while (!(m >> 63)) {
+			m <<= 1;
+			f++;
 		}
 		k++;
 	}
-	return k + 1;
+	return k;
 }
 
 /**
- * fd_health_init() - set the cutoffs for a source with P(1) = @p1_num/@p1_den
+ * fd_health_set_claim() - set the cutoffs for a source with P(1) =
+ *	@p1_num/@p1_den, keeping the running state
  * @h: the tests
  * @p1_num: numerator of the probability of a one (den / 2 for full entropy)
  * @p1_den: its denominator, at least 1
- * @check_words: fail on a 64-bit word equal to the previous one (hardware
- *	sources, whose words are full entropy)
+ *
+ * The claim is clamped to pmax <= FD_PMAX_NUM / FD_PMAX_DEN.
  */
-void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
-		    bool check_words)
+void fd_health_set_claim(struct fd_health *h, u64 p1_num, u64 p1_den)
 {
-	u64 num = p1_num, den = p1_den, rem;
+	u64 num = p1_num, den = p1_den, rem, pm;
 	fd_u128 apt;
+	u32 steps;
 
 	if (FD_WARN_ON(!den || num > den)) {
 		num = 1;
@@ -82,12 +96,35 @@ void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
 		num = FD_PMAX_NUM;
 		den = FD_PMAX_DEN;
 	}
-	memset(h, 0, sizeof(*h));
-	h->check_words = check_words;
-	h->rct_cutoff = fd_rct_cutoff(num, den);
+	/* pmax in 0.64 fixed point, rounded up: below 2^64 after the clamp. */
+	pm = (u64)fd_div128((fd_u128)num << 64, den, &rem);
+	pm += !!rem;
+	h->rct_cutoff = 1 + fd_pow_steps(pm, FD_HEALTH_ALPHA_LOG2 +
+					 FD_WINDOW_BITS_LOG2);
+
 	apt = fd_div128((fd_u128)num * (FD_APT_WINDOW - 1), den, &rem);
 	apt += !!rem;
 	h->apt_cutoff = 1 + (u32)apt + FD_APT_MARGIN;
+
+	/* pm^(64 W) <= 2^-70 iff 64 W >= the steps for pm^k <= 2^-70. */
+	steps = fd_pow_steps(pm, FD_HEALTH_ALPHA_LOG2 + FD_WINDOW_WORDS_LOG2);
+	h->word_cutoff = (steps + 63) / 64;
+}
+
+/**
+ * fd_health_init() - the tests for a source with P(1) = @p1_num/@p1_den
+ * @h: the tests
+ * @p1_num: numerator of the probability of a one (den / 2 for full entropy)
+ * @p1_den: its denominator, at least 1
+ * @check_words: fail on a 64-bit word repeated verbatim too many times
+ *	(hardware sources, whose words are independent)
+ */
+void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
+		    bool check_words)
+{
+	memset(h, 0, sizeof(*h));
+	h->check_words = check_words;
+	fd_health_set_claim(h, p1_num, p1_den);
 }
 
 /**
@@ -123,6 +160,7 @@ void fd_health_restart(struct fd_health *h)
 	h->apt_seen = 0;
 	h->apt_count = 0;
 	h->apt_bit = 0;
+	h->repeats = 0;
 	h->have_last = false;
 	h->last_word = 0;
 }
@@ -155,8 +193,12 @@ enum fd_health_result fd_health_word(struct fd_health *h, u64 w)
 	unsigned int lead = fd_low_run(w, h->run_bit);
 
 	if (h->check_words) {
-		if (h->have_last && w == h->last_word)
-			return FD_HEALTH_WORD;
+		if (h->have_last && w == h->last_word) {
+			if (++h->repeats >= h->word_cutoff)
+				return FD_HEALTH_WORD;
+		} else {
+			h->repeats = 0;
+		}
 		h->have_last = true;
 		h->last_word = w;
 	}

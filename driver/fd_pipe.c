@@ -27,6 +27,19 @@ bool fd_pipe_supported(u64 sides, u32 extractor)
 	return extractor != FAIRDIE_EXT_DIJKSTRA || fd_dijkstra_supported(sides);
 }
 
+/*
+ * The bias a hardware source is judged against: none for NONE, whose output
+ * is only as fair as the source; the documented range, P(1) in [1/20,
+ * 19/20], for the extractors that are exact for any fixed bias.
+ */
+static void fd_pipe_hw_claim(struct fd_pipe *p)
+{
+	if (p->extractor == FAIRDIE_EXT_NONE)
+		fd_health_set_claim(&p->health, 1, 2);
+	else
+		fd_health_set_claim(&p->health, FD_PMAX_NUM, FD_PMAX_DEN);
+}
+
 /**
  * fd_pipe_configure() - set sides and extractor, discarding all in flight
  * @p: the pipeline
@@ -34,7 +47,8 @@ bool fd_pipe_supported(u64 sides, u32 extractor)
  * @extractor: enum fairdie_extractor, supported for @sides
  *
  * Buffered bits and partial rolls are discarded, so that the next roll is
- * made from this configuration only. Counters and health state are kept.
+ * made from this configuration only. Counters and health state are kept;
+ * a hardware source's cutoffs follow the new extractor.
  */
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 {
@@ -49,6 +63,8 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 	if (extractor == FAIRDIE_EXT_DIJKSTRA)
 		fd_dijkstra_init(&p->dijkstra, sides);
 	p->dry_words = 0;
+	if (p->hw)
+		fd_pipe_hw_claim(p);
 }
 
 /**
@@ -85,10 +101,29 @@ void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 	p->failed = false;
 	p->failure = FD_HEALTH_OK;
 	p->tested = tested;
+	p->hw = false;
 	p->dry_words = 0;
 	fd_health_init(&p->health, p1_num, p1_den, check_words);
 	/* Nothing to test, nothing to discard. */
 	p->startup_words = tested ? FD_STARTUP_BITS / 64 : 0;
+}
+
+/**
+ * fd_pipe_restart_hw() - fd_pipe_restart() for a hardware source (RDSEED,
+ *	RDRAND)
+ * @p: the pipeline
+ *
+ * Its words are judged as independent, with repeated words checked, and
+ * against the bias the extractor tolerates: full entropy for NONE, P(1)
+ * anywhere in [1/20, 19/20] for VN, PERES and DIJKSTRA, whose output is
+ * exact for any fixed bias. Either way a healthy source fails with
+ * probability below 2^-64 per window of 1024 bits (fd_health.c).
+ */
+void fd_pipe_restart_hw(struct fd_pipe *p)
+{
+	fd_pipe_restart(p, 1, 2, true, true);
+	p->hw = true;
+	fd_pipe_hw_claim(p);
 }
 
 /*

@@ -55,6 +55,7 @@ struct fd_source_ops {
  * @sides: number of faces
  * @extractor: enum fairdie_extractor
  * @tested: run the health tests (not on the kernel CRNG, a DRBG)
+ * @hw: a hardware source, judged against what @extractor tolerates
  * @failed: the health tests failed; @failure says which
  * @failure: the test that failed
  * @startup_words: words still to test and discard before first use
@@ -72,6 +73,7 @@ struct fd_pipe {
 	u64 sides;
 	u32 extractor;
 	bool tested;
+	bool hw;
 	bool failed;
 	enum fd_health_result failure;
 	u32 startup_words;
@@ -90,6 +92,7 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
 void fd_pipe_set_sides(struct fd_pipe *p, u64 sides);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 		     bool check_words);
+void fd_pipe_restart_hw(struct fd_pipe *p);
 int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
 int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,

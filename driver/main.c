@@ -27,6 +27,7 @@
 #include <linux/uaccess.h>
 
 #include "fairdie.h"
+#include "fault.h"
 
 struct fairdie_counters fairdie_counters;
 
@@ -98,23 +99,34 @@ static void fairdie_flush(struct fairdie_file *f)
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
+/* The device-wide health and counters are those of RDSEED and RDRAND. */
+static bool fairdie_source_is_hw(u32 source)
+{
+	return source == FAIRDIE_SRC_RDSEED || source == FAIRDIE_SRC_RDRAND;
+}
+
 static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 {
 	if (f->failed == failed)
 		return;
 	/* fairdie_poll() reads it without the lock. */
 	WRITE_ONCE(f->failed, failed);
-	if (failed)
-		atomic_inc(&fairdie_counters.failed_files);
-	else
+	if (failed) {
+		f->failed_hw = fairdie_source_is_hw(f->source);
+		if (f->failed_hw)
+			atomic_inc(&fairdie_counters.failed_files);
+	} else if (f->failed_hw) {
+		f->failed_hw = false;
 		atomic_dec(&fairdie_counters.failed_files);
+	}
 }
 
 /*
  * Restart the source: clear the failure latch, re-arm the health tests
  * for the source's claimed entropy and its startup test, and restart the
- * simulated coin from its seed. Hardware sources are judged as full
- * entropy, the coin by its own bias, the kernel CRNG (a DRBG) not at all.
+ * simulated coin from its seed. Hardware sources are judged against the
+ * bias the extractor tolerates, the coin by its own bias, the kernel CRNG
+ * (a DRBG) not at all.
  */
 static void fairdie_restart_source(struct fairdie_file *f)
 {
@@ -124,9 +136,10 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->source == FAIRDIE_SRC_SIM)
 		fd_pipe_restart(&f->pipe, f->sim_cfg.p1_num, f->sim_cfg.p1_den,
 				true, false);
+	else if (f->source == FAIRDIE_SRC_CRNG)
+		fd_pipe_restart(&f->pipe, 1, 2, false, false);
 	else
-		fd_pipe_restart(&f->pipe, 1, 2, f->source != FAIRDIE_SRC_CRNG,
-				true);
+		fd_pipe_restart_hw(&f->pipe);
 	fd_sim_restart(&f->sim);
 }
 
@@ -142,14 +155,20 @@ static const struct fd_source_ops fairdie_source_ops = {
 	.interrupted = fairdie_interrupted,
 };
 
-/* Latch, count and report a health test failure of the pipeline. */
+/*
+ * Latch, count and report a health test failure of the pipeline. Only a
+ * hardware source's failure is the device's business: any user can make the
+ * simulated coin fail, and that is counted in the file's stats only.
+ */
 static int fairdie_check_health(struct fairdie_file *f, int err)
 {
 	if (err != -EIO || !f->pipe.failed || f->failed)
 		return err;
 	f->stats.health_failures++;
-	atomic64_inc(&fairdie_counters.health_failures);
 	fairdie_set_failed(f, true);
+	if (!f->failed_hw)
+		return err;
+	atomic64_inc(&fairdie_counters.health_failures);
 	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
 			    fairdie_source_name(f->source),
 			    fd_health_name(f->pipe.failure),
@@ -237,7 +256,8 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		}
 	}
 	f->stats.outputs += made;
-	atomic64_add(made, &fairdie_counters.outputs);
+	if (fairdie_source_is_hw(f->source))
+		atomic64_add(made, &fairdie_counters.outputs);
 	return err;
 }
 
@@ -340,8 +360,9 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 out_unlock:
-	atomic64_add(f->pipe.source_bits - bits_before,
-		     &fairdie_counters.source_bits);
+	if (fairdie_source_is_hw(f->source))
+		atomic64_add(f->pipe.source_bits - bits_before,
+			     &fairdie_counters.source_bits);
 	mutex_unlock(&f->lock);
 	/* A partial read wins over the error that ended it. */
 	if (done)
@@ -785,12 +806,15 @@ static int __init fairdie_init(void)
 	err = fairdie_parse_params();
 	if (err)
 		return err;
+	err = fairdie_fault_init();
+	if (err)
+		return err;
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
 		if (err) {
 			pr_err("cannot register the hwrng: %d\n", err);
-			return err;
+			goto out_fault_exit;
 		}
 	}
 	err = misc_register(&fairdie_misc);
@@ -806,6 +830,8 @@ static int __init fairdie_init(void)
 
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
+out_fault_exit:
+	fairdie_fault_exit();
 	return err;
 }
 
@@ -814,6 +840,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_fault_exit();
 }
 
 module_init(fairdie_init);

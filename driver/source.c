@@ -5,23 +5,35 @@
  * RDSEED and RDRAND are reached through the kernel's arch_get_random_*()
  * helpers: on x86 one RDSEED or RDRAND instruction per call, elsewhere the
  * architecture's own seed and random number instructions. Both may underflow
- * (RDSEED often does): fd_retry.h bounds the retries, the naps and so the
- * time a request may take.
+ * (RDSEED often does): fd_retry.h bounds in real time how long a request
+ * waits, interruptibly, and says when a silent instruction is failed: when
+ * no reader of the module got a word from it for a second. Contention alone
+ * (another reader draining RDSEED) never fails a request.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
 #include <linux/hw_random.h>
+#include <linux/jiffies.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <asm/archrandom.h>
 
 #include "fairdie.h"
+#include "fault.h"
 #include "fd_retry.h"
 
 /* The number of tries when probing for an instruction at load time. */
 #define FAIRDIE_HW_PROBES	64
+/*
+ * The longest an hwrng read waits for the instruction: the hwrng core holds
+ * its reading mutex meanwhile, and calls again when given nothing.
+ */
+#define FAIRDIE_HWRNG_WAIT_US	10000
+
+/* When each instruction last delivered a word to anyone, in jiffies. */
+static atomic64_t fairdie_heard_rdseed, fairdie_heard_rdrand;
 
 static const char * const fairdie_source_names[FAIRDIE_SRC_COUNT] = {
 	[FAIRDIE_SRC_AUTO] = "auto",
@@ -116,24 +128,47 @@ u32 fairdie_source_resolve(u32 source)
 	return FAIRDIE_SRC_CRNG;
 }
 
+/* Note that @heard delivered a word now; written at most once a jiffy. */
+static void fairdie_hw_heard(atomic64_t *heard)
+{
+	u64 now = get_jiffies_64();
+
+	if (atomic64_read(heard) != now)
+		atomic64_set(heard, now);
+}
+
 static bool fairdie_rdseed_once(void *ctx, u64 *word)
 {
 	unsigned long v;
+	bool ok;
 
 	BUILD_BUG_ON(sizeof(v) != sizeof(*word));
+	if (fairdie_fault_once(FAIRDIE_SRC_RDSEED, word, &ok)) {
+		if (ok)
+			fairdie_hw_heard(&fairdie_heard_rdseed);
+		return ok;
+	}
 	if (!arch_get_random_seed_longs(&v, 1))
 		return false;
 	*word = v;
+	fairdie_hw_heard(&fairdie_heard_rdseed);
 	return true;
 }
 
 static bool fairdie_rdrand_once(void *ctx, u64 *word)
 {
 	unsigned long v;
+	bool ok;
 
+	if (fairdie_fault_once(FAIRDIE_SRC_RDRAND, word, &ok)) {
+		if (ok)
+			fairdie_hw_heard(&fairdie_heard_rdrand);
+		return ok;
+	}
 	if (!arch_get_random_longs(&v, 1))
 		return false;
 	*word = v;
+	fairdie_hw_heard(&fairdie_heard_rdrand);
 	return true;
 }
 
@@ -142,24 +177,47 @@ static void fairdie_hw_relax(void *ctx)
 	cpu_relax();
 }
 
+/* A file's reader sleeps interruptibly: a signal ends its wait. */
 static int fairdie_hw_nap(void *ctx)
 {
-	if (signal_pending(current))
-		return -EINTR;
-	usleep_range(1000, 2000);
-	return 0;
+	if (!signal_pending(current))
+		usleep_range_state(FD_HW_NAP_US, 2 * FD_HW_NAP_US,
+				   TASK_INTERRUPTIBLE);
+	return signal_pending(current) ? -EINTR : 0;
+}
+
+/* Microseconds on the jiffies clock, the clock of the heard stamps. */
+static u64 fairdie_hw_now(void *ctx)
+{
+	return jiffies64_to_msecs(get_jiffies_64()) * USEC_PER_MSEC;
+}
+
+static u64 fairdie_rdseed_heard(void *ctx)
+{
+	return jiffies64_to_msecs(atomic64_read(&fairdie_heard_rdseed)) *
+	       USEC_PER_MSEC;
+}
+
+static u64 fairdie_rdrand_heard(void *ctx)
+{
+	return jiffies64_to_msecs(atomic64_read(&fairdie_heard_rdrand)) *
+	       USEC_PER_MSEC;
 }
 
 static const struct fd_hw_ops fairdie_rdseed_ops = {
 	.once = fairdie_rdseed_once,
 	.relax = fairdie_hw_relax,
 	.nap = fairdie_hw_nap,
+	.now = fairdie_hw_now,
+	.heard = fairdie_rdseed_heard,
 };
 
 static const struct fd_hw_ops fairdie_rdrand_ops = {
 	.once = fairdie_rdrand_once,
 	.relax = fairdie_hw_relax,
 	.nap = fairdie_hw_nap,
+	.now = fairdie_hw_now,
+	.heard = fairdie_rdrand_heard,
 };
 
 /**
@@ -169,22 +227,26 @@ static const struct fd_hw_ops fairdie_rdrand_ops = {
  * @word: receives the bits
  * @retries: incremented for every underflow
  *
+ * A blocking request waits, interruptibly, as long as the instruction
+ * delivers words to any reader of the module: contention alone never fails
+ * it.
+ *
  * Return: 0, -EAGAIN (nonblocking and the source underflows), -EINTR (a
- * signal while napping) or -EIO (the source stayed silent for about a
- * second of naps), see fd_retry.h.
+ * signal while waiting) or -EIO (no reader got a word from the instruction
+ * for FD_HW_SILENT_US, a second), see fd_retry.h.
  */
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries)
 {
 	int err;
 
 	if (source == FAIRDIE_SRC_RDSEED)
-		err = fd_hw_fetch(&fairdie_rdseed_ops, NULL, nonblock, word,
-				  retries);
+		err = fd_hw_fetch(&fairdie_rdseed_ops, NULL, nonblock,
+				  FD_HW_WAIT_ALIVE, word, retries);
 	else
-		err = fd_hw_fetch(&fairdie_rdrand_ops, NULL, nonblock, word,
-				  retries);
+		err = fd_hw_fetch(&fairdie_rdrand_ops, NULL, nonblock,
+				  FD_HW_WAIT_ALIVE, word, retries);
 	if (err == -EIO)
-		pr_warn_ratelimited("%s delivered nothing for a second\n",
+		pr_warn_ratelimited("%s delivered nothing to anyone for a second\n",
 				    fairdie_source_name(source));
 	return err;
 }
@@ -199,12 +261,16 @@ static const struct fd_hw_ops fairdie_hwrng_rdseed_ops = {
 	.once = fairdie_rdseed_once,
 	.relax = fairdie_hw_relax,
 	.nap = fairdie_hwrng_nap,
+	.now = fairdie_hw_now,
+	.heard = fairdie_rdseed_heard,
 };
 
 static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
 	.once = fairdie_rdrand_once,
 	.relax = fairdie_hw_relax,
 	.nap = fairdie_hwrng_nap,
+	.now = fairdie_hw_now,
+	.heard = fairdie_rdrand_heard,
 };
 
 /**
@@ -215,14 +281,22 @@ static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
  * @word: receives the bits
  * @retries: incremented for every underflow
  *
- * Return: as fairdie_source_hw().
+ * A blocking request waits at most FAIRDIE_HWRNG_WAIT_US (plus a nap): the
+ * hwrng core holds its reading mutex meanwhile.
+ *
+ * Return: as fairdie_source_hw(), with -EAGAIN also when the wait was spent
+ * while the source is alive (the core then calls again), -EINTR when the
+ * hwrng is being unregistered.
  */
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 *word, u64 *retries)
 {
-	return fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
-			   &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
-			   rng, nonblock, word, retries);
+	int err;
+
+	err = fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
+			  &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
+			  rng, nonblock, FAIRDIE_HWRNG_WAIT_US, word, retries);
+	return err == -ETIMEDOUT ? -EAGAIN : err;
 }
 
 /**

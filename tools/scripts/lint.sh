@@ -33,7 +33,8 @@ build=$top/.build/lint
 rm -rf "$build"
 mkdir -p "$build"
 cp -r Kbuild driver uapi "$build/"
-out=$(make -C "$kdir" M="$build" C=2 W=1 modules 2>&1) || {
+# The fault-injection build: the default one plus driver/fault.c.
+out=$(make -C "$kdir" M="$build" C=2 W=1 FAIRDIE_FAULT=1 modules 2>&1) || {
 	echo "$out"
 	status=1
 }

@@ -4,16 +4,31 @@
  *
  *   cutoffs   recomputed in floating point from the formulas in the comment
  *             of fd_health.c (pmax = max(p, 1 - p) clamped to 19/20;
- *             repetition C = 1 + ceil(64 / -log2 pmax); adaptive proportion
+ *             repetition C = 1 + ceil(76 / -log2 pmax); adaptive proportion
  *             1 + ceil(1023 pmax + t) with t the least integer such that
- *             exp(-2 t^2 / 1023) <= 2^-64) and compared with fd_health_init()
- *             for many p, and checked against the definition
- *             pmax^(C - 1) <= 2^-64 < pmax^(C - 2)
+ *             exp(-2 t^2 / 1023) <= 2^-66; repeated word W = ceil(70 /
+ *             (-64 log2 pmax))) and compared with
+ *             fd_health_init() for many p, and checked against the
+ *             definition 1024 pmax^(C - 1) <= 2^-66 < 1024 pmax^(C - 2)
+ *   claims    hardware sources: full-entropy cutoffs under NONE, the
+ *             [1/20, 19/20] range under VN, PERES, DIJKSTRA, following a
+ *             change of extractor; the false alarm bound of the three tests
+ *             and of the starvation limits, summed, is below 2^-64 per window
+ *             for every pmax in [1/2, 19/20]
+ *   hwbias    the shared pipeline on a hardware-mode source with P(1) = 5/8
+ *             and 9/10: no EIO under VN, PERES and DIJKSTRA, EIO under NONE;
+ *             the first VN bit of 1.5 M windows is fair (conditioning on
+ *             passing made it 0.4923, 18 standard errors off, with the
+ *             full-entropy cutoffs this replaced)
+ *   serial    fd_health_word() against a bit-by-bit reference of the same
+ *             tests: the same first failing word on every sequence of four
+ *             words from a family of run-boundary words, under several
+ *             cutoffs, and on long random streams of biased coins
  *   stuck     all-zero and all-one words, and fd_sim with p = 0 and p = 1,
  *             fail in the word holding bit C of the run
  *   biased    p = 999999/1000000 fails within 8192 bits for 1000 seeds
  *   healthy   p = 1/20, 1/2, 7/10, 19/20 pass 10^8 bits each
- *   words     a repeated word fails only when check_words is set
+ *   words     W repeats of a word fail, W - 1 pass, only with check_words
  *   runs      runs of exactly C - 1 and C identical bits, built bit by bit
  *             at every alignment, across two to fifteen words: C - 1
  *             passes, C fails in the word holding the run's C-th bit
@@ -24,7 +39,9 @@
 
 #include "fd_test.h"
 #include "fd_health.h"
+#include "fd_pipe.h"
 #include "fd_sim.h"
+#include "fd_vn.h"
 
 static u64 rng = 0x4ea1;
 
@@ -33,7 +50,7 @@ static double apt_margin(void)
 {
 	double t = 0;
 
-	while (exp(-2 * t * t / 1023) > pow(2, -64))
+	while (exp(-2 * t * t / 1023) > pow(2, -66))
 		t++;
 	return t;
 }
@@ -53,50 +70,57 @@ static double ceil_snap(double x)
 	return fabs(x - round(x)) < 1e-9 ? round(x) : ceil(x);
 }
 
-static void expected_cutoffs(u64 num, u64 den, u32 *rct, u32 *apt)
+static void expected_cutoffs(u64 num, u64 den, u32 *rct, u32 *apt, u32 *word)
 {
 	double pmax = pmax_of(num, den);
 
-	*rct = 1 + (u32)ceil_snap(64 / -log2(pmax));
+	*rct = 1 + (u32)ceil_snap(76 / -log2(pmax));
 	*apt = 1 + (u32)ceil_snap(1023 * pmax + apt_margin());
+	*word = (u32)ceil_snap(70 / (-64 * log2(pmax)));
 }
 
 static void test_cutoffs(void)
 {
 	static const struct {
 		u64 num, den;
-		u32 rct, apt;	/* documented values, 0 when none */
+		u32 rct, apt, word;	/* documented values, 0 when none */
 	} ps[] = {
-		{ 1, 2, 65, 664 }, { 7, 10, 0, 0 }, { 9, 10, 0, 0 },
-		{ 19, 20, 866, 0 }, { 1, 20, 866, 0 }, { 999999, 1000000, 866, 0 },
-		{ 0, 1, 866, 0 }, { 1, 1, 866, 0 }, { 3, 10, 0, 0 },
-		{ 1, 3, 0, 0 }, { 2, 3, 0, 0 }, { 17, 20, 0, 0 },
-		{ 852, 1000, 0, 0 }, { 853, 1000, 0, 0 }, { 6, 10, 0, 0 },
-		{ 1ULL << 62, 1ULL << 63, 65, 664 }, { ~0ULL, ~0ULL, 866, 0 },
-		{ 1, ~0ULL, 866, 0 },
+		{ 1, 2, 77, 666, 2 }, { 7, 10, 0, 0, 0 }, { 9, 10, 0, 0, 0 },
+		{ 19, 20, 1029, 0, 15 }, { 1, 20, 1029, 0, 15 },
+		{ 999999, 1000000, 1029, 0, 15 }, { 5, 8, 0, 0, 0 },
+		{ 0, 1, 1029, 0, 0 }, { 1, 1, 1029, 0, 0 }, { 3, 10, 0, 0, 0 },
+		{ 1, 3, 0, 0, 0 }, { 2, 3, 0, 0, 0 }, { 17, 20, 0, 0, 0 },
+		{ 850, 1000, 0, 0, 0 }, { 851, 1000, 0, 0, 0 }, { 6, 10, 0, 0, 0 },
+		{ 1ULL << 62, 1ULL << 63, 77, 666, 2 }, { ~0ULL, ~0ULL, 1029, 0, 15 },
+		{ 1, ~0ULL, 1029, 0, 0 },
 	};
 	unsigned int i, bad = 0, cases = 0;
 	u64 num, den;
-	u32 rct, apt;
+	u32 rct, apt, word;
 
-	CHECK(apt_margin() == 151, "Hoeffding margin %.0f, the comment says 151",
+	CHECK(apt_margin() == 153, "Hoeffding margin %.0f, the comment says 153",
 	      apt_margin());
 	for (i = 0; i < ARRAY_SIZE(ps); i++) {
 		struct fd_health h;
 
 		fd_health_init(&h, ps[i].num, ps[i].den, false);
-		expected_cutoffs(ps[i].num, ps[i].den, &rct, &apt);
-		CHECK(h.rct_cutoff == rct && h.apt_cutoff == apt,
-		      "p = %llu/%llu: cutoffs %u/%u, formulas give %u/%u",
-		      ps[i].num, ps[i].den, h.rct_cutoff, h.apt_cutoff, rct, apt);
+		expected_cutoffs(ps[i].num, ps[i].den, &rct, &apt, &word);
+		CHECK(h.rct_cutoff == rct && h.apt_cutoff == apt &&
+		      h.word_cutoff == word,
+		      "p = %llu/%llu: cutoffs %u/%u/%u, formulas give %u/%u/%u",
+		      ps[i].num, ps[i].den, h.rct_cutoff, h.apt_cutoff,
+		      h.word_cutoff, rct, apt, word);
+		if (ps[i].word)
+			CHECK(h.word_cutoff == ps[i].word, "p = %llu/%llu: W = %u, documented %u",
+			      ps[i].num, ps[i].den, h.word_cutoff, ps[i].word);
 		if (ps[i].rct)
 			CHECK(h.rct_cutoff == ps[i].rct, "p = %llu/%llu: C = %u, documented %u",
 			      ps[i].num, ps[i].den, h.rct_cutoff, ps[i].rct);
 		if (ps[i].apt)
 			CHECK(h.apt_cutoff == ps[i].apt, "p = %llu/%llu: APT %u, documented %u",
 			      ps[i].num, ps[i].den, h.apt_cutoff, ps[i].apt);
-		NOTE("cutoffs: p = %llu/%llu: repetition %u, adaptive proportion %u%s",
-		     ps[i].num, ps[i].den, h.rct_cutoff, h.apt_cutoff,
+		NOTE("cutoffs: p = %llu/%llu: repetition %u, word %u, adaptive proportion %u%s",
+		     ps[i].num, ps[i].den, h.rct_cutoff, h.word_cutoff, h.apt_cutoff,
 		     h.apt_cutoff > FD_APT_WINDOW ? " (never fires)" : "");
 	}
 
@@ -106,13 +130,17 @@ static void test_cutoffs(void)
 			long double pm = pmax_of(num, den);
 			struct fd_health h;
 
+
 			fd_health_init(&h, num, den, false);
-			expected_cutoffs(num, den, &rct, &apt);
+			expected_cutoffs(num, den, &rct, &apt, &word);
 			cases++;
-			bad += h.rct_cutoff != rct || h.apt_cutoff != apt;
-			/* The definition of C, in long double. */
-			bad += !(powl(pm, h.rct_cutoff - 1) <= powl(2, -64) &&
-				 powl(pm, h.rct_cutoff - 2) > powl(2, -64));
+			bad += h.rct_cutoff != rct || h.apt_cutoff != apt ||
+			       h.word_cutoff != word;
+			/* The definitions of C and W, in long double. */
+			bad += !(1024 * powl(pm, h.rct_cutoff - 1) <= powl(2, -66) &&
+				 1024 * powl(pm, h.rct_cutoff - 2) > powl(2, -66));
+			bad += !(16 * powl(pm, 64 * h.word_cutoff) <= powl(2, -66) &&
+				 16 * powl(pm, 64 * (h.word_cutoff - 1)) > powl(2, -66));
 		}
 	}
 	for (i = 0; i < 20000; i++) {
@@ -122,9 +150,10 @@ static void test_cutoffs(void)
 		den += !den;
 		num = fd_test_below(&rng, den) + (fd_test_below(&rng, 4) == 0);
 		fd_health_init(&h, num, den, false);
-		expected_cutoffs(num, den, &rct, &apt);
+		expected_cutoffs(num, den, &rct, &apt, &word);
 		cases++;
-		bad += h.rct_cutoff != rct || h.apt_cutoff != apt;
+		bad += h.rct_cutoff != rct || h.apt_cutoff != apt ||
+		       h.word_cutoff != word;
 	}
 	CHECK(!bad, "cutoffs differ from the formulas for %u of %u fractions",
 	      bad, cases);
@@ -169,16 +198,22 @@ static void test_stuck(void)
 	for (b = 0; b < 2; b++) {
 		for (i = 0; i < ARRAY_SIZE(w); i++)
 			w[i] = b ? ~0ULL : 0;
-		/* Full entropy claimed: C = 65, so the second word. */
+		/* Full entropy claimed: C = 77, so the second word. */
 		fd_health_init(&h, 1, 2, false);
 		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
 		CHECK(at == 2 && res == FD_HEALTH_RCT,
 		      "all-%u words, p = 1/2: failed at word %u (%d)", b, at, res);
 		fd_health_init(&h, 1, 2, true);
 		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
-		CHECK(at == 2 && res == FD_HEALTH_WORD,
+		CHECK(at == 2 && res == FD_HEALTH_RCT,
 		      "all-%u words, check_words: failed at word %u (%d)", b, at, res);
-		/* Claimed p = 19/20: C = 866 falls in word 14. */
+		/* Claimed 19/20 with words: the 15th repeat, word 16. */
+		fd_health_init(&h, 19, 20, true);
+		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
+		CHECK(at == 16 && res == FD_HEALTH_WORD,
+		      "all-%u words, p = 19/20, check_words: failed at word %u (%d)",
+		      b, at, res);
+		/* Claimed p = 19/20: C = 1029 falls in word 17. */
 		fd_health_init(&h, 19, 20, false);
 		at = first_failure(&h, w, ARRAY_SIZE(w), &res);
 		CHECK(at == (h.rct_cutoff + 63) / 64 && res == FD_HEALTH_RCT,
@@ -269,11 +304,29 @@ static void test_words(void)
 	struct fd_health h;
 	u64 w = fd_test_rand(&rng), x = fd_test_rand(&rng);
 
+	unsigned int k, pi;
+	static const u64 claims[][2] = { { 1, 2 }, { 5, 8 }, { 19, 20 } };
+
+	/* W - 1 repeats pass, W fail; another word between starts afresh. */
+	for (pi = 0; pi < ARRAY_SIZE(claims); pi++) {
+		fd_health_init(&h, claims[pi][0], claims[pi][1], true);
+		r1 = fd_health_word(&h, w);
+		for (k = 1; k < h.word_cutoff; k++)
+			r1 |= fd_health_word(&h, w);
+		r1 |= fd_health_word(&h, x);
+		for (k = 1; k < h.word_cutoff; k++)
+			r1 |= fd_health_word(&h, x);
+		r2 = fd_health_word(&h, x);
+		CHECK(r1 == FD_HEALTH_OK && r2 == FD_HEALTH_WORD,
+		      "check_words, p = %llu/%llu, W = %u: gave %d %d",
+		      claims[pi][0], claims[pi][1], h.word_cutoff, r1, r2);
+	}
 	fd_health_init(&h, 1, 2, true);
 	r1 = fd_health_word(&h, w);
 	r2 = fd_health_word(&h, w);
-	CHECK(r1 == FD_HEALTH_OK && r2 == FD_HEALTH_WORD,
-	      "check_words: repeat gave %d %d", r1, r2);
+	r3 = fd_health_word(&h, w);
+	CHECK(r1 == FD_HEALTH_OK && r2 == FD_HEALTH_OK && r3 == FD_HEALTH_WORD,
+	      "check_words: w w w gave %d %d %d", r1, r2, r3);
 	fd_health_init(&h, 1, 2, true);
 	r1 = fd_health_word(&h, w);
 	r2 = fd_health_word(&h, x);
@@ -285,11 +338,15 @@ static void test_words(void)
 	r2 = fd_health_word(&h, w);
 	CHECK(r1 == FD_HEALTH_OK && r2 == FD_HEALTH_OK,
 	      "without check_words: repeat gave %d %d", r1, r2);
-	/* Restart forgets the last word. */
+	/* Restart forgets the last word and the repeats. */
 	fd_health_init(&h, 1, 2, true);
 	fd_health_word(&h, w);
+	fd_health_word(&h, w);
 	fd_health_restart(&h);
-	CHECK(fd_health_word(&h, w) == FD_HEALTH_OK, "restart kept the last word");
+	r1 = fd_health_word(&h, w);
+	r2 = fd_health_word(&h, w);
+	CHECK(r1 == FD_HEALTH_OK && r2 == FD_HEALTH_OK,
+	      "restart kept the last word");
 }
 
 #define STREAM_WORDS	48
@@ -468,11 +525,450 @@ static void test_apt(void)
 	CHECK(!bad, "apt: %u of %u streams judged wrongly", bad, cases);
 }
 
+/* ------------------------------------------------------------------
+ * Hardware sources: the claim follows the extractor.
+ */
+
+/* A bound on the chance that VN starves the pipeline in a window. */
+static long double starve_bound(long double pm)
+{
+	long double eq = pm * pm + (1 - pm) * (1 - pm);
+
+	/* FD_PIPE_DRY_VN words of 32 equal pairs, ending at one of 16 words. */
+	return 16 * powl(eq, 32.0L * FD_PIPE_DRY_VN);
+}
+
+/* Chernoff: fewer than 63 successes in n tries of chance at least q. */
+static long double dijkstra_bound(void)
+{
+	long double n = FD_PIPE_DRY_DIJKSTRA * 64.0L / 61, q = 0.095L;
+	long double mu = n * q, d = 1 - 62 / mu;
+
+	return 16 * expl(-d * d * mu / 2);
+}
+
+static void test_claims(void)
+{
+	static const u32 exts[] = { FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+				    FAIRDIE_EXT_DIJKSTRA, FAIRDIE_EXT_NONE };
+	static struct fd_pipe p;
+	long double pm, worst = 0, worst_pm = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exts); i++) {
+		bool none = exts[i] == FAIRDIE_EXT_NONE;
+
+		memset(&p, 0, sizeof(p));
+		fd_pipe_configure(&p, 6, exts[i]);
+		fd_pipe_restart_hw(&p);
+		CHECK(p.health.check_words && p.tested &&
+		      p.health.rct_cutoff == (none ? 77u : 1029u) &&
+		      p.health.apt_cutoff == (none ? 666u : 1126u) &&
+		      p.health.word_cutoff == (none ? 2u : 15u),
+		      "hardware under extractor %u: cutoffs %u/%u/%u", exts[i],
+		      p.health.rct_cutoff, p.health.apt_cutoff,
+		      p.health.word_cutoff);
+		/* A change of extractor moves the cutoffs, keeping the run. */
+		p.health.run = 70;
+		fd_pipe_configure(&p, 6, none ? FAIRDIE_EXT_VN : FAIRDIE_EXT_NONE);
+		CHECK(p.health.rct_cutoff == (none ? 1029u : 77u) &&
+		      p.health.run == 70,
+		      "extractor %u changed: C %u, run %u", exts[i],
+		      p.health.rct_cutoff, p.health.run);
+	}
+	/* The simulated coin keeps its own claim whatever the extractor. */
+	memset(&p, 0, sizeof(p));
+	fd_pipe_restart(&p, 1, 2, true, false);
+	fd_pipe_configure(&p, 6, FAIRDIE_EXT_VN);
+	CHECK(p.health.rct_cutoff == 77 && !p.health.check_words,
+	      "sim 1/2 under VN: C %u", p.health.rct_cutoff);
+
+	/*
+	 * The false alarm bound per window for every pmax in [1/2, 19/20],
+	 * with the cutoffs of the claim pmax itself (the tightest): RCT, APT
+	 * (Hoeffding), word repeats, and the starvation limits.
+	 */
+	for (pm = 0.5L; pm <= 0.95L + 1e-12L; pm += 0.0005L) {
+		struct fd_health h;
+		u64 num = (u64)(pm * 1000000 + 0.5L);
+		long double rep, total, t;
+		u32 wc;
+
+		fd_health_init(&h, num, 1000000, true);
+		pm = num / 1000000.0L;
+		wc = h.word_cutoff;
+		/* W + 1 equal words: every bit agrees W + 1 times. */
+		rep = powl(pm, wc + 1) + powl(1 - pm, wc + 1);
+		t = h.apt_cutoff - 1 - 1023 * pm;
+		total = 1024 * (powl(pm, h.rct_cutoff) +
+				powl(1 - pm, h.rct_cutoff)) +
+			(t > 0 ? expl(-2 * t * t / 1023) : 1) +
+			16 * powl(rep, 64) +
+			starve_bound(pm) + dijkstra_bound();
+		if (total > worst) {
+			worst = total;
+			worst_pm = pm;
+		}
+	}
+	CHECK(worst < powl(2, -64), "false alarms: 2^%.2Lf per window at pmax %.4Lf",
+	      log2l(worst), worst_pm);
+	NOTE("claims: false alarm bound at most 2^%.2Lf per window (pmax %.4Lf); starvation: VN 2^%.0Lf, Dijkstra 2^%.0Lf",
+	     log2l(worst), worst_pm, log2l(starve_bound(0.95L)),
+	     log2l(dijkstra_bound()));
+}
+
+struct coin_src {
+	struct fd_sim sim;
+};
+
+static int coin_word(void *ctx, bool nonblock, u64 *w)
+{
+	(void)nonblock;
+	*w = fd_sim_word(&((struct coin_src *)ctx)->sim);
+	return 0;
+}
+
+static bool coin_interrupted(void *ctx)
+{
+	(void)ctx;
+	return false;
+}
+
+static const struct fd_source_ops coin_ops = {
+	.word = coin_word,
+	.interrupted = coin_interrupted,
+};
+
+/*
+ * A hardware-mode source with P(1) = @num/@den through fd_pipe_roll(), d6,
+ * until EIO or @cap raw bits, @runs times: the runs that ended in EIO and
+ * their mean length in raw bits.
+ */
+static unsigned int hw_runs(u32 ext, u64 num, u64 den, u64 cap,
+			    unsigned int runs, double *mean)
+{
+	static struct fd_pipe p;
+	struct coin_src s;
+	unsigned long long total = 0;
+	unsigned int k, eio = 0;
+
+	fd_sim_init(&s.sim, 77 + ext, num, den);
+	for (k = 0; k < runs; k++) {
+		u64 out;
+		int err = 0;
+
+		memset(&p, 0, sizeof(p));
+		fd_pipe_configure(&p, 6, ext);
+		fd_pipe_restart_hw(&p);
+		while (p.source_bits < cap &&
+		       !(err = fd_pipe_roll(&p, &coin_ops, &s, false, &out)))
+			;
+		total += p.source_bits;
+		eio += err == -EIO;
+	}
+	*mean = (double)total / runs;
+	return eio;
+}
+
+static void test_hwbias(void)
+{
+	static const char * const names[] = { "vn", "peres", "dijkstra", "none" };
+	static const u64 ps[][2] = { { 5, 8 }, { 9, 10 } };
+	unsigned long windows = 1500000, i, pass = 0, ones = 0;
+	struct fd_health h;
+	struct fd_sim sim;
+	unsigned int pi;
+	double mean, z;
+	u32 ext;
+
+	for (pi = 0; pi < ARRAY_SIZE(ps); pi++) {
+		for (ext = 0; ext < ARRAY_SIZE(names); ext++) {
+			bool none = ext == FAIRDIE_EXT_NONE;
+			unsigned int eio = hw_runs(ext, ps[pi][0], ps[pi][1],
+						   none ? 1 << 24 : 1 << 22,
+						   none ? 100 : 4, &mean);
+
+			CHECK(none ? eio == 100 : !eio,
+			      "hardware P(1) = %llu/%llu, %s: %u runs ended in EIO",
+			      ps[pi][0], ps[pi][1], names[ext], eio);
+			NOTE("hwbias: P(1) = %llu/%llu, %s: %u of %u runs ended in EIO, %.0f raw bits per run",
+			     ps[pi][0], ps[pi][1], names[ext], eio,
+			     none ? 100 : 4, mean);
+		}
+	}
+
+	/*
+	 * The first VN bit of each window (after the start-up bits) that
+	 * passes the tests of a hardware source under VN, P(1) = 5/8.
+	 */
+	fd_sim_init(&sim, 5, 5, 8);
+	fd_health_init(&h, FD_PMAX_NUM, FD_PMAX_DEN, true);
+	for (i = 0; i < FD_STARTUP_BITS / 64; i++)
+		fd_health_word(&h, fd_sim_word(&sim));
+	for (i = 0; i < windows; i++) {
+		u64 w[FD_APT_WINDOW / 64], fair;
+		bool bad = false;
+		unsigned int k;
+
+		for (k = 0; k < ARRAY_SIZE(w); k++) {
+			w[k] = fd_sim_word(&sim);
+			bad |= fd_health_word(&h, w[k]) != FD_HEALTH_OK;
+		}
+		if (bad) {
+			fd_health_restart(&h);
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(w); k++) {
+			if (fd_vn_word(w[k], &fair)) {
+				pass++;
+				ones += fair & 1;
+				break;
+			}
+		}
+	}
+	z = ((double)ones / pass - 0.5) / sqrt(0.25 / pass);
+	CHECK(pass == windows && fabs(z) < 5,
+	      "first VN bit of %lu passing windows: %.4f, %.1f standard errors from 1/2",
+	      pass, (double)ones / pass, z);
+	NOTE("hwbias: first VN bit of a passing window is 1 with probability %.4f (%lu of %lu windows passed, %.1f SE from 1/2)",
+	     (double)ones / pass, pass, windows, z);
+}
+
+/* ------------------------------------------------------------------
+ * The word-at-a-time tests against a bit-by-bit reference.
+ */
+
+enum { REF_RCT = 1, REF_APT = 2, REF_WORD = 4 };
+
+struct ref {
+	u32 c, a, wc;
+	bool words;
+	u32 run, seen, count, repeats;
+	unsigned int run_bit, first;
+	bool have;
+	u64 last;
+};
+
+static void ref_init(struct ref *r, const struct fd_health *h)
+{
+	memset(r, 0, sizeof(*r));
+	r->c = h->rct_cutoff;
+	r->a = h->apt_cutoff;
+	r->wc = h->word_cutoff;
+	r->words = h->check_words;
+}
+
+/* SP 800-90B 4.4.1 and 4.4.2, one bit at a time; the tests that fired. */
+static unsigned int ref_word(struct ref *r, u64 w)
+{
+	unsigned int i, fired = 0;
+
+	if (r->words) {
+		r->repeats = r->have && w == r->last ? r->repeats + 1 : 0;
+		if (r->repeats >= r->wc)
+			fired |= REF_WORD;
+		r->have = true;
+		r->last = w;
+	}
+	for (i = 0; i < 64; i++) {
+		unsigned int b = (w >> i) & 1;
+
+		/* Repetition count; the tests start as if after a 0. */
+		if (b == r->run_bit) {
+			r->run++;
+		} else {
+			r->run_bit = b;
+			r->run = 1;
+		}
+		if (r->run >= r->c)
+			fired |= REF_RCT;
+		/* Adaptive proportion. */
+		if (!r->seen) {
+			r->first = b;
+			r->count = 0;
+		}
+		r->count += b == r->first;
+		if (++r->seen == FD_APT_WINDOW)
+			r->seen = 0;
+		if (r->count >= r->a)
+			fired |= REF_APT;
+	}
+	return fired;
+}
+
+static bool same_verdict(enum fd_health_result r, unsigned int fired)
+{
+	switch (r) {
+	case FD_HEALTH_OK:
+		return !fired;
+	case FD_HEALTH_RCT:
+		return fired & REF_RCT;
+	case FD_HEALTH_APT:
+		return fired & REF_APT;
+	case FD_HEALTH_WORD:
+		return fired & REF_WORD;
+	default:
+		return false;
+	}
+}
+
+/* Cutoffs under which short sequences reach every test. */
+static const struct {
+	u32 c, a, wc;
+	bool words;
+} serial_cuts[] = {
+	{ 65, 1025, 1, true }, { 128, 100, 2, true }, { 129, 150, 3, false },
+	{ 192, 191, 1, false }, { 77, 666, 2, true }, { 1029, 1126, 15, true },
+};
+
+static void serial_setup(struct fd_health *h, struct ref *r, unsigned int ci)
+{
+	fd_health_init(h, 1, 2, serial_cuts[ci].words);
+	h->rct_cutoff = serial_cuts[ci].c;
+	h->apt_cutoff = serial_cuts[ci].a;
+	h->word_cutoff = serial_cuts[ci].wc;
+	ref_init(r, h);
+}
+
+static void test_serial(void)
+{
+	static u64 fam2[256 * 3];
+	u64 fam[64];
+	unsigned int nf = 0, a, i, ci, depth = 4;
+	unsigned long seqs = 0, bad = 0, words = 0, fails = 0;
+	static const unsigned int cuts[] = { 0, 1, 2, 3, 31, 32, 33, 61, 62, 63 };
+
+	/* Run boundaries at the ends of a word: 0^a 1^(64-a), 1^a 0^(64-a). */
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		a = cuts[i];
+		fam[nf++] = a ? ~0ULL << a : ~0ULL;
+		fam[nf++] = a ? ~(~0ULL << a) : 0;
+	}
+	/* Alternating middles with runs of 1 or 2 at the ends. */
+	fam[nf++] = 0x5555555555555555ULL;
+	fam[nf++] = 0xaaaaaaaaaaaaaaaaULL;
+	fam[nf++] = 0x6666666666666666ULL;
+	fam[nf++] = 0x9999999999999999ULL;
+
+	for (ci = 0; ci < ARRAY_SIZE(serial_cuts) - 2; ci++) {
+		unsigned long n, total = 1;
+
+		for (i = 0; i < depth; i++)
+			total *= nf;
+		for (n = 0; n < total; n++) {
+			struct fd_health h;
+			struct ref r;
+			unsigned long m = n;
+
+			serial_setup(&h, &r, ci);
+			seqs++;
+			for (i = 0; i < depth; i++, m /= nf) {
+				u64 w = fam[m % nf];
+				unsigned int fired = ref_word(&r, w);
+				enum fd_health_result res = fd_health_word(&h, w);
+
+				if (!same_verdict(res, fired)) {
+					bad++;
+					break;
+				}
+				if (fired) {
+					fails++;
+					break;
+				}
+			}
+		}
+	}
+	/*
+	 * Every pair of words whose four lowest and four highest bits are
+	 * arbitrary, around a middle of zeros, ones or alternating bits.
+	 */
+	nf = 0;
+	for (a = 0; a < 256 * 3; a++) {
+		static const u64 mid[] = { 0, ~0ULL, 0x5555555555555555ULL };
+		u64 m = mid[a / 256] & 0x0ffffffffffffff0ULL;
+
+		fam2[nf++] = m | (a & 15) | ((u64)(a >> 4 & 15) << 60);
+	}
+	for (ci = 0; ci < 2; ci++) {
+		unsigned long n;
+
+		for (n = 0; n < (unsigned long)nf * nf; n++) {
+			struct fd_health h;
+			struct ref r;
+
+			serial_setup(&h, &r, ci);
+			seqs++;
+			for (i = 0; i < 2; i++) {
+				u64 w = fam2[i ? n % nf : n / nf];
+				unsigned int fired = ref_word(&r, w);
+				enum fd_health_result res = fd_health_word(&h, w);
+
+				if (!same_verdict(res, fired)) {
+					bad++;
+					break;
+				}
+				if (fired) {
+					fails++;
+					break;
+				}
+			}
+		}
+	}
+	CHECK(!bad, "serial: %lu of %lu sequences judged unlike the bit-by-bit reference",
+	      bad, seqs);
+	NOTE("serial: every sequence of %u words of 24 under %zu cutoffs, and every pair of words with 8 arbitrary edge bits under 2: %lu sequences, %lu failing, as the bit-by-bit reference",
+	     depth, ARRAY_SIZE(serial_cuts) - 2, seqs, fails);
+
+	/* Long random streams of biased coins, restarted at each failure. */
+	bad = 0;
+	fails = 0;
+	for (ci = 0; ci < ARRAY_SIZE(serial_cuts); ci++) {
+		static const u64 ps[][2] = { { 1, 2 }, { 7, 10 }, { 19, 20 },
+					     { 99, 100 } };
+		unsigned int pi;
+
+		for (pi = 0; pi < ARRAY_SIZE(ps); pi++) {
+			struct fd_health h;
+			struct fd_sim sim;
+			struct ref r;
+			unsigned long k;
+			u64 w = 0;
+
+			fd_sim_init(&sim, 1000 + ci * 10 + pi, ps[pi][0], ps[pi][1]);
+			serial_setup(&h, &r, ci);
+			for (k = 0; k < 30000; k++) {
+				unsigned int fired;
+				enum fd_health_result res;
+
+				/* Now and then a repeated word. */
+				if (fd_test_below(&rng, 8))
+					w = fd_sim_word(&sim);
+				fired = ref_word(&r, w);
+				res = fd_health_word(&h, w);
+				words++;
+				bad += !same_verdict(res, fired);
+				if (fired || res != FD_HEALTH_OK) {
+					fails++;
+					fd_health_restart(&h);
+					ref_init(&r, &h);
+				}
+			}
+		}
+	}
+	CHECK(!bad, "serial: %lu of %lu random words judged unlike the reference",
+	      bad, words);
+	NOTE("serial: %lu random words of biased coins, %lu failures, all as the bit-by-bit reference",
+	     words, fails);
+}
+
 int main(void)
 {
 	double t0 = fd_test_now();
 
 	test_cutoffs();
+	test_claims();
+	test_serial();
+	test_hwbias();
 	test_stuck();
 	test_biased();
 	test_words();

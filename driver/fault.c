@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - fault injection into the hardware sources (test builds only).
+ *
+ * In the way of the kernel's fault injection capabilities
+ * (Documentation/fault-injection/), a debugfs directory,
+ * /sys/kernel/debug/fairdie/, holds the knobs; every try of RDSEED or RDRAND
+ * (the sources selected by "sources"), from open files and from the hwrng
+ * alike, consults them, the first that applies winning:
+ *
+ *   underflow_ms  every try fails (the instruction underflows, CF = 0) for
+ *                 this many milliseconds from the write; 0 stops it
+ *   stuck         1: every try delivers the same word, FAIRDIE_FAULT_WORD
+ *   zeros         1: every try delivers 0 with success, as the RDSEED of
+ *                 some AMD Zen 5 processors does (erratum, CF = 1)
+ *   bias          "num/den": every try delivers a word whose bits are 1
+ *                 with probability num/den (the simulated coin of fd_sim.c,
+ *                 freshly seeded); "0" stops it
+ *   sources       bit mask of the sources affected, 1 << FAIRDIE_SRC_RDSEED
+ *                 | 1 << FAIRDIE_SRC_RDRAND by default
+ *   injected      (read only) tries answered by an injected fault so far
+ *
+ * See Documentation/admin-guide/fairdie.rst, "Fault injection".
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/random.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+
+#include "fairdie.h"
+#include "fault.h"
+#include "fd_sim.h"
+
+/* The stuck word: balanced, with short runs, so only its repetition shows. */
+#define FAIRDIE_FAULT_WORD	0x9e3779b97f4a7c15ULL
+
+static struct dentry *fairdie_fault_dir;
+static u32 fairdie_fault_sources = BIT(FAIRDIE_SRC_RDSEED) |
+				   BIT(FAIRDIE_SRC_RDRAND);
+static bool fairdie_fault_stuck;
+static bool fairdie_fault_zeros;
+static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
+/* Underflow until this jiffy, while fairdie_fault_underflow is set. */
+static u64 fairdie_fault_underflow;
+static unsigned long fairdie_fault_underflow_end;
+
+/* The biased coin. */
+static DEFINE_SPINLOCK(fairdie_fault_lock);	/* protects the three below */
+static bool fairdie_fault_biased;
+static struct fairdie_sim fairdie_fault_bias_cfg;
+static struct fd_sim fairdie_fault_coin;
+
+/**
+ * fairdie_fault_once() - an injected outcome for one try of an instruction
+ * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
+ * @word: receives the word delivered, if any
+ * @ok: receives whether the try succeeded
+ *
+ * Return: true when a fault decided the try (*@ok and *@word set), false
+ * when the real instruction is to be used.
+ */
+bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
+{
+	if (!(READ_ONCE(fairdie_fault_sources) & BIT(source)))
+		return false;
+	if (READ_ONCE(fairdie_fault_underflow) &&
+	    time_before(jiffies, READ_ONCE(fairdie_fault_underflow_end))) {
+		*ok = false;
+	} else if (READ_ONCE(fairdie_fault_stuck)) {
+		*word = FAIRDIE_FAULT_WORD;
+		*ok = true;
+	} else if (READ_ONCE(fairdie_fault_zeros)) {
+		*word = 0;
+		*ok = true;
+	} else if (READ_ONCE(fairdie_fault_biased)) {
+		spin_lock(&fairdie_fault_lock);
+		*word = fd_sim_word(&fairdie_fault_coin);
+		*ok = fairdie_fault_biased;
+		spin_unlock(&fairdie_fault_lock);
+		if (!*ok)
+			return false;
+	} else {
+		return false;
+	}
+	atomic_inc(&fairdie_fault_injected);
+	return true;
+}
+
+static int fairdie_fault_underflow_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(fairdie_fault_underflow);
+	return 0;
+}
+
+static int fairdie_fault_underflow_set(void *data, u64 val)
+{
+	if (val > UINT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(fairdie_fault_underflow_end,
+		   jiffies + msecs_to_jiffies(val));
+	WRITE_ONCE(fairdie_fault_underflow, val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(fairdie_fault_underflow_fops,
+			 fairdie_fault_underflow_get,
+			 fairdie_fault_underflow_set, "%llu\n");
+
+static ssize_t fairdie_fault_bias_read(struct file *file, char __user *buf,
+				       size_t len, loff_t *ppos)
+{
+	char tmp[48];
+	int n;
+
+	spin_lock(&fairdie_fault_lock);
+	if (fairdie_fault_biased)
+		n = scnprintf(tmp, sizeof(tmp), "%llu/%llu\n",
+			      fairdie_fault_bias_cfg.p1_num,
+			      fairdie_fault_bias_cfg.p1_den);
+	else
+		n = scnprintf(tmp, sizeof(tmp), "0\n");
+	spin_unlock(&fairdie_fault_lock);
+	return simple_read_from_buffer(buf, len, ppos, tmp, n);
+}
+
+static ssize_t fairdie_fault_bias_write(struct file *file,
+					const char __user *buf, size_t len,
+					loff_t *ppos)
+{
+	struct fairdie_sim cfg = { .seed = get_random_u64() };
+	struct fd_sim coin;
+	char tmp[48];
+	bool on;
+
+	if (len >= sizeof(tmp))
+		return -EINVAL;
+	if (copy_from_user(tmp, buf, len))
+		return -EFAULT;
+	tmp[len] = '\0';
+	if (sscanf(tmp, "%llu/%llu", &cfg.p1_num, &cfg.p1_den) == 2) {
+		if (!fd_sim_init(&coin, cfg.seed, cfg.p1_num, cfg.p1_den))
+			return -EINVAL;
+		on = true;
+	} else if (sysfs_streq(tmp, "0")) {
+		on = false;
+	} else {
+		return -EINVAL;
+	}
+	spin_lock(&fairdie_fault_lock);
+	if (on) {
+		fairdie_fault_bias_cfg = cfg;
+		fairdie_fault_coin = coin;
+	}
+	WRITE_ONCE(fairdie_fault_biased, on);
+	spin_unlock(&fairdie_fault_lock);
+	return len;
+}
+
+static const struct file_operations fairdie_fault_bias_fops = {
+	.owner = THIS_MODULE,
+	.read = fairdie_fault_bias_read,
+	.write = fairdie_fault_bias_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * fairdie_fault_init() - create the knobs in debugfs
+ *
+ * Return: 0; a missing debugfs only leaves the knobs out.
+ */
+int fairdie_fault_init(void)
+{
+	struct dentry *d = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
+	fairdie_fault_dir = d;
+	debugfs_create_file_unsafe("underflow_ms", 0600, d, NULL,
+				   &fairdie_fault_underflow_fops);
+	debugfs_create_bool("stuck", 0600, d, &fairdie_fault_stuck);
+	debugfs_create_bool("zeros", 0600, d, &fairdie_fault_zeros);
+	debugfs_create_file("bias", 0600, d, NULL, &fairdie_fault_bias_fops);
+	debugfs_create_x32("sources", 0600, d, &fairdie_fault_sources);
+	debugfs_create_atomic_t("injected", 0400, d, &fairdie_fault_injected);
+	pr_info("fault injection built in: %s/%s\n", "/sys/kernel/debug",
+		KBUILD_MODNAME);
+	return 0;
+}
+
+/**
+ * fairdie_fault_exit() - remove the knobs
+ */
+void fairdie_fault_exit(void)
+{
+	debugfs_remove_recursive(fairdie_fault_dir);
+	fairdie_fault_dir = NULL;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie - fault injection into the hardware sources, for tests only.
+ *
+ * Built only when the module is built with FAIRDIE_FAULT=1 (the VM test
+ * build, see Kbuild); otherwise every hook is an empty inline and the
+ * default module contains no injection code.
+ */
+#ifndef _FAIRDIE_FAULT_H
+#define _FAIRDIE_FAULT_H
+
+#include <linux/types.h>
+
+#ifdef FAIRDIE_FAULT
+int fairdie_fault_init(void);
+void fairdie_fault_exit(void);
+bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
+#else
+static inline int fairdie_fault_init(void)
+{
+	return 0;
+}
+
+static inline void fairdie_fault_exit(void)
+{
+}
+
+static inline bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
+{
+	return false;
+}
+#endif
+
+#endif /* _FAIRDIE_FAULT_H */
