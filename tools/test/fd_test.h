@@ -17,9 +17,6 @@
 
 #include "fd_check.h"
 
-/* The older name of fd_check_summary(). */
-#define fd_test_summary fd_check_summary
-
 /*
  * CPU seconds used so far, for the timing notes: unlike wall time it does
  * not depend on what else the machine is doing.
