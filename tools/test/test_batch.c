@@ -23,6 +23,7 @@
  *               and on random streams of 2^20 bits at the default
  *               precision and batch (2^48), for n from 3 to 2^32 - 1
  *   fill        fd_sampler_fill() makes the same bytes as fd_sampler_roll()
+ *               (powers of two included)
  *   joint       exhaustive over grouped states, as in test_sampler.c: the
  *               whole state (z, m, pending digits) after every bit string,
  *               rolls of alternating sides with fd_sampler_set_sides()
@@ -31,6 +32,9 @@
  *               of that roll's die reached by the same number of strings:
  *               the rolls are independent and uniform across changes of
  *               sides, at every stopping depth
+ *   switch      random changes among 64-bit, 128-bit, power-of-two and
+ *               one-sided dice at the default precisions: rolls in range,
+ *               valid states, every bit counted
  */
 #include "fd_test.h"
 #include "fd_sampler.h"
@@ -330,7 +334,8 @@ static u64 fill_word(u64 i)
 
 static void test_fill(void)
 {
-	static const u64 ns[] = { 3, 6, 7, 10, 37, 100, 129, 255, 256 };
+	static const u64 ns[] = { 2, 3, 4, 6, 7, 8, 10, 16, 37, 100, 128, 129,
+				  255, 256 };
 	static struct fd_pool pa, pb;
 	static u8 a[200000], b[200000];
 	unsigned int i;
@@ -603,6 +608,45 @@ static void test_joint(void)
 	joint_run(mix, 6, 6, 8, 5, 26);
 }
 
+/*
+ * Changes of sides across every kind of die at the default precisions: the
+ * 64-bit batched state, powers of two, one side, and the 128-bit state
+ * (and back to 64 bits once it fits): rolls in range, the state valid,
+ * every bit taken counted, and no roll stuck.
+ */
+static void test_switch_widths(void)
+{
+	static const u64 sides[] = {
+		6, 0xffffffffffffffffULL, 100, (1ULL << 33) + 1, 1, 4294967291ULL,
+		256, (1ULL << 63) + 1, 3, 1ULL << 40, 37,
+	};
+	static struct fd_pool pool;
+	unsigned long bad = 0, stuck = 0, i, put = 0;
+	struct fd_sampler s;
+	u64 v, seed = 77;
+
+	fd_sampler_init(&s, sides[0], true);
+	fd_pool_clear(&pool);
+	for (i = 0; i < 300000; i++) {
+		u64 n = sides[fd_test_below(&seed, ARRAY_SIZE(sides))];
+		unsigned int refills = 0;
+
+		fd_sampler_set_sides(&s, n);
+		while (!fd_sampler_roll(&s, &pool, &v)) {
+			if (++refills > 64) {
+				stuck++;
+				break;
+			}
+			fd_pool_put(&pool, fd_test_rand(&seed), 64);
+			put += 64;
+		}
+		bad += v >= n || s.z >= s.m || (!s.large && (s.m >> 64));
+	}
+	CHECK(!bad && !stuck && s.bits == put - pool.count,
+	      "switch: %lu bad rolls or states, %lu stuck, bits %llu of %lu",
+	      bad, stuck, s.bits, put - pool.count);
+}
+
 int main(void)
 {
 	double t0 = fd_test_now();
@@ -612,6 +656,7 @@ int main(void)
 	test_serial();
 	test_fill();
 	test_joint();
+	test_switch_widths();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
 	return fd_check_summary();
 }
