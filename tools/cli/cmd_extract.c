@@ -110,13 +110,13 @@ static void fdc_print_value(void *ctx, u64 v)
 
 	if (p->count && p->printed == p->count)
 		return;
-	if (p->json && !p->bits)
+	if (p->json && !p->bits) {
 		printf("%s%llu", p->printed ? ", " : "", (unsigned long long)v + 1);
-	else if (p->json)
+	} else if (p->json) {
 		putchar('0' + (int)v);
-	else if (!p->bits)
+	} else if (!p->bits) {
 		printf("%llu\n", (unsigned long long)v + 1);
-	else {
+	} else {
 		putchar('0' + (int)v);
 		if (++p->column == 64) {
 			putchar('\n');

@@ -62,7 +62,6 @@ static const char fdc_roll_help[] =
 #define FDC_ROLL_STATS	'S'
 #define FDC_ROLL_JSON	'J'
 
-
 static const struct option fdc_roll_opts[] = {
 	{ "count", required_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -188,7 +187,8 @@ static void fdc_chi_square(const u64 *hist, const struct fdc_dice_dist *d,
 		last_e = e;
 		last_o = o;
 		bins++;
-		e = o = 0;
+		e = 0;
+		o = 0;
 	}
 	/* The tail too small for a bin of its own joins the last one. */
 	last_e += e;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie tool - 'fairdie shuffle': a fair permutation of 1..N or of the lines of\n * standard input.
+ * fairdie tool - 'fairdie shuffle': a fair permutation of 1..N or of the
+ * lines of standard input.
  */
 
 #include <errno.h>

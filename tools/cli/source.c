@@ -140,9 +140,9 @@ static int fdc_bits_read(struct fdc_dev *dev, u64 *vals, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (sides == 1)
+		if (sides == 1) {
 			vals[i] = 0;
-		else if (!(sides & (sides - 1))) {
+		} else if (!(sides & (sides - 1))) {
 			if (fdc_bits_take(dev, fls64(sides) - 1, &vals[i]))
 				return -1;
 		} else if (fdc_dev_draw(dev, sides, &vals[i])) {

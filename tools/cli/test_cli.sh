@@ -474,6 +474,22 @@ t 0 "--json rolls" "$bin" extract --faces 6 --method tree --sides 6 --count 3 --
 t 0 "--json bits" "$bin" extract --faces 6 --method tree --count 10 --json &&
 	grep -qE '^\{"method": "tree", "bits": "[01]{10}", ' "$tmp/out" &&
 	pass || fail "--json bits: $(cat "$tmp/out")"
+# Streaming: the output of the first pair comes out while the input is
+# still open (the writer waits for it, at most 10 s, before closing).
+mkfifo "$tmp/fifo"
+(
+	printf '1 2\n'
+	i=0
+	while [ ! -s "$tmp/stream" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s "$tmp/stream" ] && echo ok >"$tmp/streamed"
+) >"$tmp/fifo" &
+"$bin" extract --faces 6 --method compare2 --sides 2 <"$tmp/fifo" >"$tmp/stream"
+wait
+same "$(cat "$tmp/streamed" 2>/dev/null):$(cat "$tmp/stream")" "ok:2" \
+	"extract prints each output before the input ends"
 # Input forms: digit strings, comments, 0-based faces.
 input '# a comment line\n123 456 # and one after rolls\n'
 t 0 "digit strings" "$bin" extract --faces 6 --method none --sides 6 &&

@@ -30,55 +30,55 @@ static void fdt_parse_good(void)
 	const struct fdc_dice_term *t = e.term;
 
 	CHECK(fdt_parse("3d6", &e) && e.nterms == 1 && t[0].count == 3 &&
-		  t[0].sides == 6 && t[0].sign == 1 && !t[0].keep &&
-		  !t[0].explode && e.dice == 3, "3d6");
+	      t[0].sides == 6 && t[0].sign == 1 && !t[0].keep &&
+	      !t[0].explode && e.dice == 3, "3d6");
 	CHECK(fdt_parse("d20+4", &e) && e.nterms == 2 && t[0].count == 1 &&
-		  t[0].sides == 20 && t[1].count == 0 && t[1].sides == 4 &&
-		  t[1].sign == 1, "d20+4");
+	      t[0].sides == 20 && t[1].count == 0 && t[1].sides == 4 &&
+	      t[1].sign == 1, "d20+4");
 	CHECK(fdt_parse("4d6k3", &e) && t[0].keep == 3 && !t[0].keep_low,
-		  "4d6k3");
+	      "4d6k3");
 	CHECK(fdt_parse("4d6kh3", &e) && t[0].keep == 3 && !t[0].keep_low,
-		  "4d6kh3");
+	      "4d6kh3");
 	CHECK(fdt_parse("4d6kl1", &e) && t[0].keep == 1 && t[0].keep_low,
-		  "4d6kl1");
+	      "4d6kl1");
 	CHECK(fdt_parse("2d10x", &e) && t[0].explode == 10, "2d10x");
 	CHECK(fdt_parse("2d10x3", &e) && t[0].explode == 3, "2d10x3");
 	CHECK(fdt_parse("d%", &e) && t[0].count == 1 && t[0].sides == 100,
-		  "d%%");
+	      "d%%");
 	CHECK(fdt_parse("D100", &e) && t[0].sides == 100, "D100");
 	CHECK(fdt_parse("2d8+1d4-1", &e) && e.nterms == 3 &&
-		  t[0].sign == 1 && t[1].sign == 1 && t[1].sides == 4 &&
-		  t[2].sign == -1 && t[2].count == 0 && t[2].sides == 1,
-		  "2d8+1d4-1");
+	      t[0].sign == 1 && t[1].sign == 1 && t[1].sides == 4 &&
+	      t[2].sign == -1 && t[2].count == 0 && t[2].sides == 1,
+	      "2d8+1d4-1");
 	CHECK(fdt_parse("  -1 +  d4 ", &e) && e.nterms == 2 &&
-		  t[0].sign == -1 && t[1].sides == 4, "leading sign, blanks");
+	      t[0].sign == -1 && t[1].sides == 4, "leading sign, blanks");
 	CHECK(fdt_parse("4d6xk3", &e) && t[0].explode == 6 && t[0].keep == 3,
-		  "4d6xk3");
+	      "4d6xk3");
 	CHECK(fdt_parse("4d6kl2x5", &e) && t[0].explode == 5 &&
-		  t[0].keep == 2 && t[0].keep_low, "4d6kl2x5");
+	      t[0].keep == 2 && t[0].keep_low, "4d6kl2x5");
 	CHECK(fdt_parse("1000000d2", &e) && e.dice == 1000000,
-		  "a million dice");
+	      "a million dice");
 	CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
-		  "big die");
+	      "big die");
 	CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
 	CHECK(fdt_parse("6x4d6k3", &e) && e.repeat == 6 && t[0].keep == 3,
-		  "6x4d6k3");
+	      "6x4d6k3");
 	CHECK(fdt_parse("4d6dl1", &e) && t[0].keep == 3 && !t[0].keep_low,
-		  "4d6dl1 keeps the 3 highest");
+	      "4d6dl1 keeps the 3 highest");
 	CHECK(fdt_parse("4d6dh1", &e) && t[0].keep == 3 && t[0].keep_low,
-		  "4d6dh1 keeps the 3 lowest");
+	      "4d6dh1 keeps the 3 lowest");
 	CHECK(fdt_parse("2d10!", &e) && t[0].explode == 10, "2d10!");
 	CHECK(fdt_parse("4dF", &e) && t[0].sides == 3 && t[0].offset == -2,
-		  "4dF");
+	      "4dF");
 	CHECK(fdt_parse("3d6*100/7", &e) && t[0].nops == 2 &&
-		  t[0].op[0] == '*' && t[0].arg[1] == 7, "3d6*100/7");
+	      t[0].op[0] == '*' && t[0].arg[1] == 7, "3d6*100/7");
 	CHECK(fdt_parse("4d6r<3", &e) && t[0].nreroll == 1 &&
-		  t[0].reroll[0].op == FDC_CMP_LT && t[0].reroll[0].value == 3,
-		  "4d6r<3");
+	      t[0].reroll[0].op == FDC_CMP_LT && t[0].reroll[0].value == 3,
+	      "4d6r<3");
 	CHECK(fdt_parse("2d6r1", &e) && t[0].reroll[0].op == FDC_CMP_EQ,
-		  "2d6r1");
+	      "2d6r1");
 	CHECK(fdt_parse("10d10>=8", &e) && t[0].pool.op == FDC_CMP_GE &&
-		  t[0].pool.value == 8, "10d10>=8");
+	      t[0].pool.value == 8, "10d10>=8");
 	/* One size of dice, or several: device rolls, or draws. */
 	CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
 	CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
@@ -137,8 +137,8 @@ static void fdt_parse_bad(void)
 		err[0] = '\0';
 		ret = fdc_dice_parse(fdt_bad[i].text, &e, err, sizeof(err));
 		CHECK(ret < 0 && strstr(err, fdt_bad[i].why),
-			  "'%s': ret %d, message '%s', want '%s'",
-			  fdt_bad[i].text, ret, err, fdt_bad[i].why);
+		      "'%s': ret %d, message '%s', want '%s'",
+		      fdt_bad[i].text, ret, err, fdt_bad[i].why);
 	}
 }
 
@@ -211,64 +211,64 @@ static void fdt_roll_scripted(void)
 		}
 		CHECK(!bad, "4d6k3 wrong for %u of 1296 outcomes", bad);
 		CHECK(!bad_low, "4d6kl1/4d6k1 wrong for %u outcomes",
-			  bad_low);
+		      bad_low);
 	}
 
 	v[0] = 5; v[1] = 3; v[2] = 2; v[3] = 0;
 	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
 	CHECK(!ret && total == 13 && !strcmp(detail, "4d6k3[6 4 3 (1)]"),
-		  "4d6k3 verbose: %lld '%s'", (long long)total, detail);
+	      "4d6k3 verbose: %lld '%s'", (long long)total, detail);
 
 	/* Ties: the earlier dice are kept. */
 	v[0] = 2; v[1] = 2; v[2] = 2; v[3] = 2;
 	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
 	CHECK(!ret && total == 9 && !strcmp(detail, "4d6k3[3 3 3 (3)]"),
-		  "4d6k3 ties: '%s'", detail);
+	      "4d6k3 ties: '%s'", detail);
 
 	/* One size: every die is its own roll of that size: 3d6+1d6-2. */
 	v[0] = 0; v[1] = 1; v[2] = 2; v[3] = 5;
 	ret = fdt_roll_script("3d6+1d6-2", v, 4, &total, detail,
 			      sizeof(detail), &log, &log_len);
 	CHECK(!ret && total == 1 + 2 + 3 + 6 - 2 &&
-		  log_len == 4 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
-		  log[3] == 6,
-		  "3d6+1d6-2: %lld, %zu rolls", (long long)total, log_len);
+	      log_len == 4 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
+	      log[3] == 6,
+	      "3d6+1d6-2: %lld, %zu rolls", (long long)total, log_len);
 	CHECK(!strcmp(detail, "3d6[1 2 3] + 1d6[6] - 2"),
-		  "verbose '%s'", detail);
+	      "verbose '%s'", detail);
 
 	/* Exploding on the maximum: 6 -> 6 -> 2, and 3. */
 	v[0] = 5; v[1] = 2; v[2] = 5; v[3] = 1;
 	ret = fdt_roll_script("2d6x", v, 4, &total, detail, sizeof(detail),
 			      &log, &log_len);
 	CHECK(!ret && total == 17 && log_len == 4 &&
-		  !strcmp(detail, "2d6x[6+6+2 3]"),
-		  "2d6x: %lld '%s'", (long long)total, detail);
+	      !strcmp(detail, "2d6x[6+6+2 3]"),
+	      "2d6x: %lld '%s'", (long long)total, detail);
 
 	/* Exploding on 9 or more: 9 -> 10 -> 4, and 1. */
 	v[0] = 8; v[1] = 0; v[2] = 9; v[3] = 3;
 	ret = fdt_roll_script("2d10x9", v, 4, &total, detail, sizeof(detail),
 			      NULL, NULL);
 	CHECK(!ret && total == 24 && !strcmp(detail, "2d10x9[9+10+4 1]"),
-		  "2d10x9: %lld '%s'", (long long)total, detail);
+	      "2d10x9: %lld '%s'", (long long)total, detail);
 
 	/* Explode, then keep the highest exploded die. */
 	v[0] = 5; v[1] = 4; v[2] = 0;
 	ret = fdt_roll_script("2d6xk1", v, 3, &total, detail, sizeof(detail),
 			      NULL, NULL);
 	CHECK(!ret && total == 7 && !strcmp(detail, "2d6xk1[6+1 (5)]"),
-		  "2d6xk1: %lld '%s'", (long long)total, detail);
+	      "2d6xk1: %lld '%s'", (long long)total, detail);
 
 	/* Constants and signs need no device. */
 	ret = fdt_roll_script("5-10", v, 0, &total, NULL, 0, &log, &log_len);
 	CHECK(!ret && total == -5 && log_len == 0, "5-10 = %lld",
-		  (long long)total);
+	      (long long)total);
 	v[0] = 3;
 	ret = fdt_roll_script("-d4", v, 1, &total, detail, sizeof(detail),
 			      NULL, NULL);
 	CHECK(!ret && total == -4 && !strcmp(detail, "-1d4[4]"),
-		  "-d4: %lld '%s'", (long long)total, detail);
+	      "-d4: %lld '%s'", (long long)total, detail);
 
 	/* A d1 needs a roll too, and it is 1. */
 	v[0] = 0;
@@ -358,7 +358,7 @@ static void fdt_roll_random(void)
 	exact4 /= 1296;
 	/* sd of 4d6k3 is about 2.85: 5 sigma over n rolls is 0.031 */
 	CHECK(fabs(sum4 / n - exact4) < 0.031,
-		  "4d6k3 mean %.4f, exact %.4f", sum4 / n, exact4);
+	      "4d6k3 mean %.4f, exact %.4f", sum4 / n, exact4);
 	printf("3d6 chi-square %.2f (15 dof); 4d6k3 mean %.4f, exact %.4f\n",
 	       chi2, sum4 / n, exact4);
 	fdc_dev_close(&dev);
@@ -378,13 +378,13 @@ static void fdt_roll_random(void)
 	for (i = 0; i < log_len; i++)
 		sides_bad += log[i] != 1ULL << 32;
 	CHECK(!bad && !sides_bad && dev.set_sides_calls == 1 &&
-		  dev.draw.draws == 40000 && log_len * 32 == dev.draw.bits_read &&
-		  dev.draw.bits_used < ideal * 1.001 + FDC_DRAW_SLACK + 2 &&
-		  dev.draw.bits_read < dev.draw.bits_used + 64,
-		  "3d6+1d4 x 10000: %llu fair bits used, %llu read, %.0f ideal, %llu SET_SIDES",
-		  (unsigned long long)dev.draw.bits_used,
-		  (unsigned long long)dev.draw.bits_read, ideal,
-		  (unsigned long long)dev.set_sides_calls);
+	      dev.draw.draws == 40000 && log_len * 32 == dev.draw.bits_read &&
+	      dev.draw.bits_used < ideal * 1.001 + FDC_DRAW_SLACK + 2 &&
+	      dev.draw.bits_read < dev.draw.bits_used + 64,
+	      "3d6+1d4 x 10000: %llu fair bits used, %llu read, %.0f ideal, %llu SET_SIDES",
+	      (unsigned long long)dev.draw.bits_used,
+	      (unsigned long long)dev.draw.bits_read, ideal,
+	      (unsigned long long)dev.set_sides_calls);
 	printf("3d6+1d4 x 10000: %llu fair bits used, %llu read, %llu SET_SIDES;",
 	       (unsigned long long)dev.draw.bits_used,
 	       (unsigned long long)dev.draw.bits_read,
@@ -419,9 +419,9 @@ static void fdt_roll_random(void)
 	for (i = 0, sides_bad = 0; i < log_len; i++)
 		sides_bad += log[i] != 6;
 	CHECK(!bad && log_len == 300 && !sides_bad &&
-		  dev.set_sides_calls == 1 && !dev.draw.draws,
-		  "2d6+1d6 without read-ahead: %zu rolls, %llu SET_SIDES",
-		  log_len, (unsigned long long)dev.set_sides_calls);
+	      dev.set_sides_calls == 1 && !dev.draw.draws,
+	      "2d6+1d6 without read-ahead: %zu rolls, %llu SET_SIDES",
+	      log_len, (unsigned long long)dev.set_sides_calls);
 	fdc_dev_close(&dev);
 
 	/* Mixed, no read-ahead: one roll of 2^32 sides at a time. */
@@ -431,9 +431,9 @@ static void fdt_roll_random(void)
 	for (i = 0; i < 100; i++)
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
 	CHECK(!bad && dev.draw.bits_read < dev.draw.bits_used + 32,
-		  "3d6+1d4 without read-ahead: %llu bits read, %llu used",
-		  (unsigned long long)dev.draw.bits_read,
-		  (unsigned long long)dev.draw.bits_used);
+	      "3d6+1d4 without read-ahead: %llu bits read, %llu used",
+	      (unsigned long long)dev.draw.bits_read,
+	      (unsigned long long)dev.draw.bits_used);
 	fdc_dev_close(&dev);
 
 	/* Mixed and exploding: E[d6x] = 3.5 * 6 / 5 = 4.2, plus E[d4]. */
@@ -448,7 +448,7 @@ static void fdt_roll_random(void)
 	sum4 /= 100000;
 	sq = sqrt((sq / 100000 - sum4 * sum4) / 100000);
 	CHECK(!bad && fabs(sum4 - 6.7) < 5 * sq,
-		  "d6x+d4 mean %.4f, exact 6.7", sum4);
+	      "d6x+d4 mean %.4f, exact 6.7", sum4);
 	fdc_dev_close(&dev);
 }
 
@@ -517,16 +517,15 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	}
 	/* ... and nearly every string finishes: nothing stalls. */
 	CHECK(!bad_run && !bad_depths && cum[0] &&
-		  done >= (1ULL << depth) / 100 * 99,
-		  "d3+d2+d5, slack %u: %llu bad runs, unequal at %u depths, %llu finish",
-		  slack, (unsigned long long)bad_run, bad_depths,
-		  (unsigned long long)done);
+	      done >= (1ULL << depth) / 100 * 99,
+	      "d3+d2+d5, slack %u: %llu bad runs, unequal at %u depths, %llu finish",
+	      slack, (unsigned long long)bad_run, bad_depths,
+	      (unsigned long long)done);
 	printf("exact: d3+d2+d5, slack %2u: 2^%u bit strings, %5.1f%% finish;",
 	       slack, depth, 100.0 * done / (1ULL << depth));
 	printf(" each of the 30 outcomes from %llu; equal at all %u depths\n",
 	       (unsigned long long)cum[0], depth + 1);
 }
-
 
 /*
  * The exact distribution against every outcome: the scripted stand-in
@@ -567,7 +566,7 @@ static void fdt_dist_one(const char *text, unsigned int dice, u64 sides)
 		if (fabs((double)freq[s] / tuples - d.p[s]) > 1e-12)
 			bad++;
 	CHECK(!bad, "%s: %u totals differ from the exact distribution",
-		  text, bad);
+	      text, bad);
 	free(freq);
 	free(d.p);
 }
@@ -590,15 +589,15 @@ static void fdt_dist(void)
 	fdt_dist_one("d20/3", 1, 20);
 	/* A reroll leaves the faces not rerolled, equally likely. */
 	CHECK(fdt_parse("d6r<3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-		  d.min == 1 && d.n == 6 && d.p[0] == 0 && d.p[1] == 0 &&
-		  d.p[2] == 0.25 && d.p[5] == 0.25, "d6r<3 distribution");
+	      d.min == 1 && d.n == 6 && d.p[0] == 0 && d.p[1] == 0 &&
+	      d.p[2] == 0.25 && d.p[5] == 0.25, "d6r<3 distribution");
 	free(d.p);
 	CHECK(fdt_parse("2d6x", &e) && fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-		  strstr(err, "exploding"), "2d6x has no distribution");
+	      strstr(err, "exploding"), "2d6x has no distribution");
 	/* A control: a wrong distribution must be caught. */
 	CHECK(fdt_parse("4d6k3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-		  fabs(d.p[15] - 21.0 / 1296) < 1e-15 &&
-		  fabs(d.p[0] - 1.0 / 1296) < 1e-15, "4d6k3: P(18), P(3)");
+	      fabs(d.p[15] - 21.0 / 1296) < 1e-15 &&
+	      fabs(d.p[0] - 1.0 / 1296) < 1e-15, "4d6k3: P(18), P(3)");
 	free(d.p);
 }
 

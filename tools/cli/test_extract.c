@@ -418,7 +418,7 @@ static void fdt_exactness(void)
 		exact = fdt_prove(tc);
 		if (tc->expect_exact)
 			CHECK(exact, "%s K=%llu L=%u is not exact", tc->name,
-				  (unsigned long long)tc->faces, tc->len);
+			      (unsigned long long)tc->faces, tc->len);
 		else
 			CHECK(!exact, "control %s was not caught", tc->name);
 	}
@@ -466,17 +466,17 @@ static void fdt_known_answers(void)
 	fdc_extract_init(&x, FDC_METHOD_PARITY, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "122113");
 	CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0 && c.b[0] == 2,
-		  "parity digits %u: %llu %llu", c.n,
-		  (unsigned long long)c.v[0], (unsigned long long)c.v[1]);
+	      "parity digits %u: %llu %llu", c.n,
+	      (unsigned long long)c.v[0], (unsigned long long)c.v[1]);
 
 	/* compare2: (1,2) -> 1, (5,3) -> 0, (4,4) -> nothing */
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_COMPARE2, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "125344");
 	CHECK(c.n == 2 && c.v[0] == 1 && c.v[1] == 0,
-		  "compare2 digits %u", c.n);
+	      "compare2 digits %u", c.n);
 	CHECK(x.rolls == 6 && x.used == 6 && fabs(x.bits - 2) < FDC_ENTROPY_SLACK,
-		  "compare2 counters");
+	      "compare2 counters");
 
 	/* rank3: the six orders of 1,2,3 give six different digits */
 	memset(&c, 0, sizeof(c));
@@ -496,7 +496,7 @@ static void fdt_known_answers(void)
 	fdc_extract_init(&x, FDC_METHOD_RANK3X, 6, 0, 0, fdt_collect_digit, &c);
 	fdt_feed1(&x, "556565655666");
 	CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 2 && c.v[1] == 1 &&
-		  c.v[2] == 0, "rank3x ties");
+	      c.v[2] == 0, "rank3x ties");
 
 	/* dijkstra p=3: 112 -> least rotation 112: 0; 121 -> 1... */
 	memset(&c, 0, sizeof(c));
@@ -504,21 +504,21 @@ static void fdt_known_answers(void)
 	fdt_feed1(&x, "112211121222");
 	/* 112: 0; 211 = rot^2(112): 2; 121 = rot^1(112): 1; 222: nothing */
 	CHECK(c.n == 3 && c.b[0] == 3 && c.v[0] == 0 && c.v[1] == 2 &&
-		  c.v[2] == 1, "dijkstra rotations %u: %llu %llu %llu", c.n,
-		  (unsigned long long)c.v[0], (unsigned long long)c.v[1],
-		  (unsigned long long)c.v[2]);
+	      c.v[2] == 1, "dijkstra rotations %u: %llu %llu %llu", c.n,
+	      (unsigned long long)c.v[0], (unsigned long long)c.v[1],
+	      (unsigned long long)c.v[2]);
 	CHECK(fdc_dijkstra_best_prime(2) == 5 &&
-		  fdc_dijkstra_best_prime(6) == 3, "dijkstra default primes");
+	      fdc_dijkstra_best_prime(6) == 3, "dijkstra default primes");
 	CHECK(fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 4, 0,
-				   fdt_collect_digit, &c) < 0 &&
-		  fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 67, 0,
-				   fdt_collect_digit, &c) < 0,
-		  "dijkstra takes only primes up to 61");
+			       fdt_collect_digit, &c) < 0 &&
+	      fdc_extract_init(&x, FDC_METHOD_DIJKSTRA, 6, 67, 0,
+			       fdt_collect_digit, &c) < 0,
+	      "dijkstra takes only primes up to 61");
 	CHECK(fdc_extract_init(&x, FDC_METHOD_NONE, 1, 0, 0,
-				   fdt_collect_digit, &c) < 0 &&
-		  fdc_extract_init(&x, FDC_METHOD_NONE, (1ULL << 32) + 1, 0, 0,
-				   fdt_collect_digit, &c) < 0,
-		  "faces must be 2..2^32");
+			       fdt_collect_digit, &c) < 0 &&
+	      fdc_extract_init(&x, FDC_METHOD_NONE, (1ULL << 32) + 1, 0, 0,
+			       fdt_collect_digit, &c) < 0,
+	      "faces must be 2..2^32");
 }
 
 static void fdt_hash(void)
@@ -531,15 +531,15 @@ static void fdt_hash(void)
 	unsigned int i, bad = 0;
 
 	CHECK(fdc_hash_block_rolls(1.0) == 512 &&
-		  fdc_hash_block_rolls(2.5) == 205 &&
-		  fdc_hash_block_rolls(0) == 0 &&
-		  fdc_hash_block_rolls(FDC_ENTROPY_SLACK) == 0, "hash block sizes");
+	      fdc_hash_block_rolls(2.5) == 205 &&
+	      fdc_hash_block_rolls(0) == 0 &&
+	      fdc_hash_block_rolls(FDC_ENTROPY_SLACK) == 0, "hash block sizes");
 	CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 2.6,
-				   fdt_collect_digit, &c) < 0,
-		  "min-entropy above log2(6) accepted");
+			       fdt_collect_digit, &c) < 0,
+	      "min-entropy above log2(6) accepted");
 	CHECK(fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 0,
-				   fdt_collect_digit, &c) < 0,
-		  "hash without min-entropy accepted");
+			       fdt_collect_digit, &c) < 0,
+	      "hash without min-entropy accepted");
 
 	memset(&c, 0, sizeof(c));
 	fdc_extract_init(&x, FDC_METHOD_HASH, 6, 0, 1.0, fdt_collect_digit, &c);
@@ -569,7 +569,7 @@ static void fdt_sink(void)
 	/* A base that matches the sides is passed on untouched. */
 	memset(&c, 0, sizeof(c));
 	CHECK(!fdc_sink_init(&k, 6, 6, 6, fdt_collect_value, &c) && k.direct,
-		  "sink d6 from d6 is not direct");
+	      "sink d6 from d6 is not direct");
 	for (i = 0; i < 12; i++)
 		fdc_sink_digit(&k, i % 6, 6);
 	fdc_sink_finish(&k);
@@ -580,25 +580,25 @@ static void fdt_sink(void)
 	 */
 	memset(&c, 0, sizeof(c));
 	CHECK(!fdc_sink_init(&k, 6, 2, 2, fdt_collect_value, &c) && !k.direct,
-		  "sink d6 from bits");
+	      "sink d6 from bits");
 	for (i = 0; i < 300; i++)
 		fdc_sink_digit(&k, (i * 7 / 3) & 1, 2);
 	fdc_sink_finish(&k);
 	CHECK(c.n >= 100 && k.s.m < 8, "sink left M = %llu after %u rolls",
-		  (unsigned long long)k.s.m, c.n);
+	      (unsigned long long)k.s.m, c.n);
 	for (i = 0; i < c.n && i < ARRAY_SIZE(c.v); i++)
 		if (c.v[i] >= 6)
 			break;
 	CHECK(i == c.n, "sink roll out of range");
 
 	CHECK(fdc_sink_precision(6, 2) == 63 &&
-		  fdc_sink_precision(100, 6) == 61 &&
-		  fdc_sink_precision(1ULL << 40, 1ULL << 32) == 95 &&
-		  fdc_sink_precision(~0ULL, 2) == 126, "sink precisions");
+	      fdc_sink_precision(100, 6) == 61 &&
+	      fdc_sink_precision(1ULL << 40, 1ULL << 32) == 95 &&
+	      fdc_sink_precision(~0ULL, 2) == 126, "sink precisions");
 	CHECK(fdc_sink_init_precision(&k, 6, 6, 0, 62, fdt_collect_value,
-					  &c) < 0, "sink precision that overflows");
+				      &c) < 0, "sink precision that overflows");
 	CHECK(fdc_sink_init(&k, 1, 2, 2, fdt_collect_value, &c) < 0,
-		  "sink with 1 side");
+	      "sink with 1 side");
 
 	/* 2^64 - 1 sides from a 2^32-faced die: 128-bit mode. */
 	memset(&c, 0, sizeof(c));
@@ -696,23 +696,23 @@ static void fdt_rates(void)
 			/* Against the exact rates of the simplest methods. */
 			if (m == FDC_METHOD_COMPARE2)
 				CHECK(fabs(r - (1 - sq) / 2) < 0.01 * r,
-					  "%s compare2 rate %.4f, theory %.4f",
-					  d->name, r, (1 - sq) / 2);
+				      "%s compare2 rate %.4f, theory %.4f",
+				      d->name, r, (1 - sq) / 2);
 			if (m == FDC_METHOD_PARITY)
 				CHECK(fabs(r - odd * (1 - odd)) < 0.02 * r,
-					  "%s parity rate %.4f, theory %.4f",
-					  d->name, r, odd * (1 - odd));
+				      "%s parity rate %.4f, theory %.4f",
+				      d->name, r, odd * (1 - odd));
 			/* tree: blocks of 64 keep 0.84 H, whatever the die. */
 			if (m == FDC_METHOD_TREE)
 				CHECK(r >= 0.84 * h, "%s tree rate %.4f, H %.4f",
-					  d->name, r, h);
+				      d->name, r, h);
 			if (m == FDC_METHOD_TREE && d->weight[2] == 150)
 				CHECK(r >= 2.1, "gist d6: tree rate %.4f < 2.1",
-					  r);
+				      r);
 			if (m == FDC_METHOD_HASH)
 				CHECK(r <= hmin / FDC_HASH_SAFETY + FDC_ENTROPY_SLACK,
-					  "%s hash outputs more than declared",
-					  d->name);
+				      "%s hash outputs more than declared",
+				      d->name);
 		}
 		printf("\n");
 		if (i == 0) {
@@ -726,13 +726,13 @@ static void fdt_rates(void)
 
 			r = fdt_rate(d, FDC_METHOD_RANK3, 0);
 			CHECK(fabs(r - rank3) < 0.01 * rank3,
-				  "rank3 rate %.4f, theory %.4f", r, rank3);
+			      "rank3 rate %.4f, theory %.4f", r, rank3);
 			r = fdt_rate(d, FDC_METHOD_RANK3X, 0);
 			CHECK(fabs(r - rank3x) < 0.01 * rank3x,
-				  "rank3x rate %.4f, theory %.4f", r, rank3x);
+			      "rank3x rate %.4f, theory %.4f", r, rank3x);
 			r = fdt_rate(d, FDC_METHOD_DIJKSTRA, 0);
 			CHECK(fabs(r - dij) < 0.01 * dij,
-				  "dijkstra rate %.4f, theory %.4f", r, dij);
+			      "dijkstra rate %.4f, theory %.4f", r, dij);
 		}
 	}
 }
@@ -777,8 +777,8 @@ static void fdt_none_cost(void)
 	}
 	/* 11672 expected per face; 6 sigma is about 650. */
 	CHECK(lo > k.outputs / 100 - 700 && hi < k.outputs / 100 + 700,
-		  "d100 counts from %llu to %llu", (unsigned long long)lo,
-		  (unsigned long long)hi);
+	      "d100 counts from %llu to %llu", (unsigned long long)lo,
+	      (unsigned long long)hi);
 }
 
 int main(void)

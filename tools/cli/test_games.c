@@ -153,9 +153,9 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 	     done >= (1ULL << depth) / 100 * 99;
 	if (!quiet) {
 		CHECK(ok,
-			  "shuffle of %u, slack %u, %u bits: %llu bad runs, unequal at %u depths",
-			  n, slack, depth, (unsigned long long)bad_run,
-			  bad_depths);
+		      "shuffle of %u, slack %u, %u bits: %llu bad runs, unequal at %u depths",
+		      n, slack, depth, (unsigned long long)bad_run,
+		      bad_depths);
 		printf("exact: shuffle of %u, slack %2u: 2^%u bit strings, %5.1f%% finish;",
 		       n, slack, depth, 100.0 * done / (1ULL << depth));
 		printf(" each of the %llu orders from %llu; equal at all %u depths\n",
@@ -230,8 +230,8 @@ static void fdt_shuffle_ten(void)
 	for (k = 0; k < 720; k++)
 		chi_first += (first3[k] - e) * (first3[k] - e) / e;
 	CHECK(!bad && chi_where < 156.5 && chi_first < 913.9,
-		  "shuffle of 10: chi-square %.1f (81 dof), %.1f (719 dof)",
-		  chi_where, chi_first);
+	      "shuffle of 10: chi-square %.1f (81 dof), %.1f (719 dof)",
+	      chi_where, chi_first);
 	printf("shuffle of 10, %llu times: item x place chi-square %.1f (81 dof, limit 156.5);",
 	       (unsigned long long)n, chi_where);
 	printf(" first three places %.1f (719 dof, limit 913.9)\n", chi_first);
@@ -250,9 +250,9 @@ static void fdt_shuffle_cost(void)
 
 	/* 52! = 8.0658175170943878e67 */
 	CHECK(fabs(need - log2(8.0658175170943878e67)) < 0.000001 &&
-		  !fdc_log2_factorial(1) && !fdc_log2_factorial(0) &&
-		  fabs(fdc_log2_factorial(3) - log2(6)) < 0.000000001,
-		  "log2(52!) = %.6f", need);
+	      !fdc_log2_factorial(1) && !fdc_log2_factorial(0) &&
+	      fabs(fdc_log2_factorial(3) - log2(6)) < 0.000000001,
+	      "log2(52!) = %.6f", need);
 
 	/* A fresh 52-card shuffle reads 8 rolls of 2^32 sides at once. */
 	if (fdc_fake_open(&dev, 52))
@@ -265,11 +265,11 @@ static void fdt_shuffle_cost(void)
 	for (i = 0; i < len; i++)
 		bad |= log[i] != 1ULL << 32;
 	CHECK(!bad && dev.draw.bits_read == 256 && len == 8 &&
-		  dev.set_sides_calls == 1 && dev.draw.draws == 51 &&
-		  dev.draw.bits_used < need + FDC_DRAW_SLACK + 4,
-		  "52 cards: %llu bits used, %llu read in %zu rolls",
-		  (unsigned long long)dev.draw.bits_used,
-		  (unsigned long long)dev.draw.bits_read, len);
+	      dev.set_sides_calls == 1 && dev.draw.draws == 51 &&
+	      dev.draw.bits_used < need + FDC_DRAW_SLACK + 4,
+	      "52 cards: %llu bits used, %llu read in %zu rolls",
+	      (unsigned long long)dev.draw.bits_used,
+	      (unsigned long long)dev.draw.bits_read, len);
 	printf("shuffle of 52: %llu fair bits used, %llu read (log2(52!) = %.2f)\n",
 	       (unsigned long long)dev.draw.bits_used,
 	       (unsigned long long)dev.draw.bits_read, need);
@@ -282,8 +282,8 @@ static void fdt_shuffle_cost(void)
 	}
 	per = (double)dev.draw.bits_used / n;
 	CHECK(!bad && per < need + 0.1 && per > need - 0.1,
-		  "%.3f fair bits per 52-card shuffle, log2(52!) = %.3f", per,
-		  need);
+	      "%.3f fair bits per 52-card shuffle, log2(52!) = %.3f", per,
+	      need);
 	printf("%zu shuffles of 52: %.3f fair bits each\n", n, per);
 	fdc_dev_close(&dev);
 
@@ -297,10 +297,10 @@ static void fdt_shuffle_cost(void)
 		big[k] = (u32)k;
 	bad |= fdc_shuffle(&dev, big, 100000);
 	CHECK(!bad && dev.draw.bits_used < need * 1.0002 &&
-		  dev.draw.bits_read < dev.draw.bits_used + 64,
-		  "shuffle of 100000: %llu bits used, %llu read, log2(N!) = %.0f",
-		  (unsigned long long)dev.draw.bits_used,
-		  (unsigned long long)dev.draw.bits_read, need);
+	      dev.draw.bits_read < dev.draw.bits_used + 64,
+	      "shuffle of 100000: %llu bits used, %llu read, log2(N!) = %.0f",
+	      (unsigned long long)dev.draw.bits_used,
+	      (unsigned long long)dev.draw.bits_read, need);
 	printf("shuffle of 100000: %llu fair bits used, %llu read, log2(100000!) = %.0f\n",
 	       (unsigned long long)dev.draw.bits_used,
 	       (unsigned long long)dev.draw.bits_read, need);
@@ -333,9 +333,9 @@ static void fdt_draw_sizes(void)
 		chi += (top[i] - e) * (top[i] - e) / e;
 	/* 2 dof: 1e-6 quantile 27.6; d7 odd 3/7 of the time, 5 sigma. */
 	CHECK(!bad && chi < 27.6 &&
-		  fabs(odd - n * 3.0 / 7) < 5 * sqrt(n * 12.0 / 49),
-		  "draws of 3*2^62 and 7: chi-square %.1f, %llu odd", chi,
-		  (unsigned long long)odd);
+	      fabs(odd - n * 3.0 / 7) < 5 * sqrt(n * 12.0 / 49),
+	      "draws of 3*2^62 and 7: chi-square %.1f, %llu odd", chi,
+	      (unsigned long long)odd);
 	fdc_dev_close(&dev);
 }
 
@@ -407,7 +407,7 @@ static void fdt_craps_rules(void)
 	for (i = 0; i < ARRAY_SIZE(games); i++) {
 		r = fdc_craps_outcome(games[i].throws, games[i].n, &used);
 		CHECK(r == games[i].outcome && used == games[i].used,
-			  "craps game %u: outcome %d after %zu throws", i, r, used);
+		      "craps game %u: outcome %d after %zu throws", i, r, used);
 	}
 }
 
@@ -436,8 +436,8 @@ static void fdt_craps_exact(void)
 		den /= g;
 	}
 	CHECK(num == FDC_CRAPS_WIN_NUM && den == FDC_CRAPS_WIN_DEN,
-		  "craps P(win) = %llu/%llu", (unsigned long long)num,
-		  (unsigned long long)den);
+	      "craps P(win) = %llu/%llu", (unsigned long long)num,
+	      (unsigned long long)den);
 }
 
 static void fdt_craps_play(void)
@@ -459,8 +459,8 @@ static void fdt_craps_play(void)
 	ret = fdc_craps_game(&dev, &win, &dice, f);
 	fclose(f);
 	CHECK(!ret && win && dice == 6 && !strcmp(trace, "4+4 2+3 6+2 win"),
-		  "scripted craps: '%s', %llu dice", trace,
-		  (unsigned long long)dice);
+	      "scripted craps: '%s', %llu dice", trace,
+	      (unsigned long long)dice);
 	ret = fdc_craps_game(&dev, &win, &dice, NULL);
 	CHECK(!ret && !win && dice == 8, "scripted craps 1+1");
 	fdc_dev_close(&dev);
@@ -475,7 +475,7 @@ static void fdt_craps_play(void)
 	frac = (double)wins / n;
 	/* 5 standard deviations: 5 * sqrt(p (1 - p) / n) = 0.0056 */
 	CHECK(!ret && fabs(frac - exact) < 5 * sqrt(exact * (1 - exact) / n),
-		  "craps win fraction %.5f, exact %.5f", frac, exact);
+	      "craps win fraction %.5f, exact %.5f", frac, exact);
 	printf("craps, %llu games: win fraction %.5f, exact %.5f\n",
 	       (unsigned long long)n, frac, exact);
 }
@@ -498,11 +498,11 @@ static void fdt_roulette(void)
 		bad += (c == FDC_RED) != listed || (c == FDC_GREEN) != !p;
 	}
 	CHECK(!bad && red == 18 && black == 18,
-		  "roulette: %u red, %u black, %u wrong", red, black, bad);
+	      "roulette: %u red, %u black, %u wrong", red, black, bad);
 	CHECK(!strcmp(fdc_colour_name(fdc_roulette_colour(0)), "green") &&
-		  !strcmp(fdc_colour_name(fdc_roulette_colour(32)), "red") &&
-		  !strcmp(fdc_colour_name(fdc_roulette_colour(15)), "black"),
-		  "roulette colour names");
+	      !strcmp(fdc_colour_name(fdc_roulette_colour(32)), "red") &&
+	      !strcmp(fdc_colour_name(fdc_roulette_colour(15)), "black"),
+	      "roulette colour names");
 }
 
 int main(void)

@@ -73,11 +73,11 @@ static void fdt_standard_vectors(void)
 	fdt_vector("\"\"", "", 0,
 		   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	CHECK(fdt_staircase(two_blocks, 14, 4) == 56 &&
-		  !strncmp(two_blocks, "abcdbcdecdef", 12) &&
-		  !strcmp(two_blocks + 52, "nopq"), "448-bit message text");
+	      !strncmp(two_blocks, "abcdbcdecdef", 12) &&
+	      !strcmp(two_blocks + 52, "nopq"), "448-bit message text");
 	CHECK(fdt_staircase(long_msg, 14, 8) == 112 &&
-		  !strncmp(long_msg, "abcdefghbcdefghi", 16) &&
-		  !strcmp(long_msg + 104, "nopqrstu"), "896-bit message text");
+	      !strncmp(long_msg, "abcdefghbcdefghi", 16) &&
+	      !strcmp(long_msg + 104, "nopqrstu"), "896-bit message text");
 	fdt_vector("448-bit message", two_blocks, strlen(two_blocks),
 		   "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	fdt_vector("896-bit message", long_msg, strlen(long_msg),
