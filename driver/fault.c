@@ -10,6 +10,8 @@
  *
  *   underflow_ms  every try fails (the instruction underflows, CF = 0) for
  *                 this many milliseconds from the write; 0 stops it
+ *   starve_pid    every try by this process fails, others' succeed: one
+ *                 reader starved while others are served; 0 stops it
  *   stuck         1: every try delivers the same word, FAIRDIE_FAULT_WORD
  *   zeros         1: every try delivers 0 with success, as the RDSEED of
  *                 some AMD Zen 5 processors does (erratum, CF = 1)
@@ -30,6 +32,7 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
@@ -46,6 +49,7 @@ static u32 fairdie_fault_sources = BIT(FAIRDIE_SRC_RDSEED) |
 static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
+static u32 fairdie_fault_starve_pid;
 /* Underflow until this jiffy, while fairdie_fault_underflow is set. */
 static u64 fairdie_fault_underflow;
 static unsigned long fairdie_fault_underflow_end;
@@ -71,6 +75,10 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 		return false;
 	if (READ_ONCE(fairdie_fault_underflow) &&
 	    time_before(jiffies, READ_ONCE(fairdie_fault_underflow_end))) {
+		*ok = false;
+	} else if (READ_ONCE(fairdie_fault_starve_pid) &&
+		   READ_ONCE(fairdie_fault_starve_pid) ==
+		   (u32)task_tgid_nr(current)) {
 		*ok = false;
 	} else if (READ_ONCE(fairdie_fault_stuck)) {
 		*word = FAIRDIE_FAULT_WORD;
@@ -181,6 +189,7 @@ int fairdie_fault_init(void)
 	fairdie_fault_dir = d;
 	debugfs_create_file_unsafe("underflow_ms", 0600, d, NULL,
 				   &fairdie_fault_underflow_fops);
+	debugfs_create_u32("starve_pid", 0600, d, &fairdie_fault_starve_pid);
 	debugfs_create_bool("stuck", 0600, d, &fairdie_fault_stuck);
 	debugfs_create_bool("zeros", 0600, d, &fairdie_fault_zeros);
 	debugfs_create_file("bias", 0600, d, NULL, &fairdie_fault_bias_fops);

@@ -10,7 +10,9 @@
  *
  *   underflow   a short underflow is waited out; a nonblocking read gets
  *               EAGAIN; a silent source fails with EIO after about a
- *               second, without latching; a signal ends the wait
+ *               second, without latching; a signal ends the wait; a
+ *               reader starved for 3 s while another is served waits and
+ *               does not fail
  *   stuck/zeros a stuck word and zeros with CF=1 latch a health failure
  *               within the documented 1088 bits, for every extractor
  *   bias        P(1) = 5/8 and 9/10: VN, PERES and DIJKSTRA keep working
@@ -55,6 +57,7 @@ static int knob_write(const char *name, const char *val)
 static void faults_off(struct __test_metadata *const _metadata)
 {
 	ASSERT_EQ(0, knob_write("underflow_ms", "0"));
+	ASSERT_EQ(0, knob_write("starve_pid", "0"));
 	ASSERT_EQ(0, knob_write("stuck", "0"));
 	ASSERT_EQ(0, knob_write("zeros", "0"));
 	ASSERT_EQ(0, knob_write("bias", "0"));
@@ -237,6 +240,55 @@ TEST_F_TIMEOUT(fault, underflow_wait_interrupted, 60)
 	ASSERT_EQ(-1, n);
 	ASSERT_EQ(EINTR, err);
 	ASSERT_GT(900.0, ms);
+}
+
+/*
+ * Contention: this process gets nothing from the instruction for 3 s while
+ * another reader is served all along. Its blocking read waits its turn and
+ * never fails (silence alone fails after a second, as above).
+ */
+TEST_F_TIMEOUT(fault, contention_does_not_fail, 60)
+{
+	unsigned char buf[64];
+	char pid[32];
+	pid_t hammer, releaser;
+	double t0, ms;
+	int status;
+	ssize_t n;
+
+	hw_config(_metadata, self->fd, self->src, FAIRDIE_EXT_NONE, 256);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, knob_write("starve_pid", pid));
+	hammer = fork();
+	ASSERT_LE(0, hammer);
+	if (!hammer) {
+		static unsigned char big[4096];
+		int fd = open(DEV_PATH, O_RDONLY);
+		double end = now_ms() + 5000;
+
+		if (fd < 0 || set_u32(fd, FAIRDIE_IOC_SET_SOURCE, self->src))
+			_exit(1);
+		while (now_ms() < end)
+			if (read(fd, big, sizeof(big)) != (ssize_t)sizeof(big))
+				_exit(2);
+		_exit(0);
+	}
+	releaser = fork();
+	ASSERT_LE(0, releaser);
+	if (!releaser) {
+		usleep(3000000);
+		_exit(knob_write("starve_pid", "0") ? 1 : 0);
+	}
+	t0 = now_ms();
+	n = read(self->fd, buf, sizeof(buf));
+	ms = now_ms() - t0;
+	TH_LOG("starved reader: %zd bytes after %.0f ms", n, ms);
+	ASSERT_EQ((ssize_t)sizeof(buf), n) TH_LOG("%s", strerror(errno));
+	ASSERT_LE(2500.0, ms);
+	ASSERT_EQ(releaser, waitpid(releaser, &status, 0));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(hammer, waitpid(hammer, &status, 0));
+	ASSERT_EQ(0, status) TH_LOG("the served reader failed");
 }
 
 /* ---- stuck words and zeros: the health latch ---- */
