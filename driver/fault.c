@@ -20,6 +20,8 @@
  *                 freshly seeded); "0" stops it
  *   sources       bit mask of the sources affected, 1 << FAIRDIE_SRC_RDSEED
  *                 | 1 << FAIRDIE_SRC_RDRAND by default
+ *   absent        bit mask of hardware sources reported absent, as on a CPU
+ *                 without them: GET_INFO, SET_SOURCE and AUTO see the rest
  *   injected      (read only) tries answered by an injected fault so far
  *
  * See Documentation/admin-guide/fairdie.rst, "Fault injection".
@@ -50,6 +52,7 @@ static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
 static u32 fairdie_fault_starve_pid;
+static u32 fairdie_fault_absent_mask;
 /* Underflow until this jiffy, while fairdie_fault_underflow is set. */
 static u64 fairdie_fault_underflow;
 static unsigned long fairdie_fault_underflow_end;
@@ -98,6 +101,17 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 	}
 	atomic_inc(&fairdie_fault_injected);
 	return true;
+}
+
+/**
+ * fairdie_fault_absent() - the hardware sources to report absent
+ *
+ * Return: a bitmask of (1 << FAIRDIE_SRC_x), RDSEED and RDRAND only.
+ */
+u32 fairdie_fault_absent(void)
+{
+	return READ_ONCE(fairdie_fault_absent_mask) &
+	       (BIT(FAIRDIE_SRC_RDSEED) | BIT(FAIRDIE_SRC_RDRAND));
 }
 
 static int fairdie_fault_underflow_get(void *data, u64 *val)
@@ -194,6 +208,7 @@ int fairdie_fault_init(void)
 	debugfs_create_bool("zeros", 0600, d, &fairdie_fault_zeros);
 	debugfs_create_file("bias", 0600, d, NULL, &fairdie_fault_bias_fops);
 	debugfs_create_x32("sources", 0600, d, &fairdie_fault_sources);
+	debugfs_create_x32("absent", 0600, d, &fairdie_fault_absent_mask);
 	debugfs_create_atomic_t("injected", 0400, d, &fairdie_fault_injected);
 	pr_info("fault injection built in: %s/%s\n", "/sys/kernel/debug",
 		KBUILD_MODNAME);

@@ -15,6 +15,7 @@
 int fairdie_fault_init(void);
 void fairdie_fault_exit(void);
 bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
+u32 fairdie_fault_absent(void);
 #else
 static inline int fairdie_fault_init(void)
 {
@@ -28,6 +29,11 @@ static inline void fairdie_fault_exit(void)
 static inline bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 {
 	return false;
+}
+
+static inline u32 fairdie_fault_absent(void)
+{
+	return 0;
 }
 #endif
 

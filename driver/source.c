@@ -108,7 +108,7 @@ u32 fairdie_sources_present(void)
 		mask |= BIT(FAIRDIE_SRC_RDSEED);
 	if (fairdie_hw_present(false))
 		mask |= BIT(FAIRDIE_SRC_RDRAND);
-	return mask;
+	return mask & ~fairdie_fault_absent();
 }
 
 /**

@@ -142,24 +142,68 @@ TEST_F(fairdie, set_source_auto_resolves)
 		  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE));
 }
 
+/*
+ * Report the hardware sources in @mask absent through the test build's fault
+ * knob (Documentation/admin-guide/fairdie.rst, "Fault injection"), as on a
+ * CPU without them. Return: false when the knob does not exist.
+ */
+static bool fault_absent(__u32 mask)
+{
+	char val[16];
+	int fd = open("/sys/kernel/debug/fairdie/absent", O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	snprintf(val, sizeof(val), "%#x", mask);
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok;
+}
+
 TEST_F(fairdie, set_source_absent_enodev)
 {
 	static const __u32 hw[] = { FAIRDIE_SRC_RDSEED, FAIRDIE_SRC_RDRAND };
-	bool tested = false;
+	struct fairdie_info info = self->info;
+	bool tested = false, faked = false;
 	size_t i;
 
-	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG));
+	/* On a CPU with both, make them absent as the fault knob allows. */
+	if (has_src(&info, hw[0]) && has_src(&info, hw[1])) {
+		faked = fault_absent(1u << FAIRDIE_SRC_RDSEED |
+				     1u << FAIRDIE_SRC_RDRAND);
+		if (!faked)
+			SKIP(return, "RDSEED and RDRAND both present, no fault knob: no absent source");
+		memset(&info, 0, sizeof(info));
+		ASSERT_EQ(0, xioctl(self->fd, FAIRDIE_IOC_GET_INFO, &info));
+		ASSERT_FALSE(has_src(&info, hw[0]) || has_src(&info, hw[1]))
+			fault_absent(0);
+	}
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG))
+		fault_absent(0);
 	for (i = 0; i < ARRAY_SIZE(hw); i++) {
-		if (has_src(&self->info, hw[i]))
+		if (has_src(&info, hw[i]))
 			continue;
-		TH_LOG("%s absent", fd_source_name(hw[i]));
-		ASSERT_EQ(ENODEV, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, hw[i]));
+		TH_LOG("%s absent%s", fd_source_name(hw[i]),
+		       faked ? " (fault knob)" : "");
+		ASSERT_EQ(ENODEV, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, hw[i]))
+			fault_absent(0);
 		ASSERT_EQ((__u32)FAIRDIE_SRC_CRNG,
-			  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE));
+			  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE))
+			fault_absent(0);
 		tested = true;
 	}
-	if (!tested)
-		SKIP(return, "RDSEED and RDRAND both present: no absent source");
+	if (faked) {
+		/* AUTO falls back to the CRNG on a CPU without either. */
+		ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE,
+				     FAIRDIE_SRC_AUTO))
+			fault_absent(0);
+		ASSERT_EQ((__u32)FAIRDIE_SRC_CRNG,
+			  get_u32(_metadata, self->fd, FAIRDIE_IOC_GET_SOURCE))
+			fault_absent(0);
+		ASSERT_TRUE(fault_absent(0));
+	}
+	ASSERT_TRUE(tested);
 }
 
 TEST_F(fairdie, rdseed_source)
