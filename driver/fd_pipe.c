@@ -69,6 +69,25 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 }
 
 /**
+ * fd_pipe_set_sides() - change the die, keeping what is in flight
+ * @p: the pipeline
+ * @sides: number of faces, supported with the current extractor
+ *
+ * The fair bits in the pool and in the extractor and the sampler's uniform
+ * state are independent of every roll already made, so the next rolls may
+ * use them whatever their die: they are kept. A partial Dijkstra roll is
+ * dropped (its raw bits were taken for the old die's primes); the raw bits
+ * still in the pool are kept. Counters and health state are kept.
+ */
+void fd_pipe_set_sides(struct fd_pipe *p, u64 sides)
+{
+	p->sides = sides;
+	fd_sampler_set_sides(&p->sampler, sides);
+	if (p->extractor == FAIRDIE_EXT_DIJKSTRA)
+		fd_dijkstra_init(&p->dijkstra, sides);
+}
+
+/**
  * fd_pipe_restart() - a source starts (again): clear the failure, re-arm
  *	the health tests and the startup test
  * @p: the pipeline
@@ -257,6 +276,48 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		if (err)
 			return err;
 	}
+}
+
+/**
+ * fd_pipe_fill() - up to @count rolls of a die of at most 256 sides, as bytes
+ * @p: the pipeline, configured and restarted, with at most 256 sides
+ * @ops: the source
+ * @ctx: passed to @ops
+ * @nonblock: the source must not wait
+ * @dst: where the rolls go, one byte each
+ * @count: how many are wanted
+ * @made: receives how many were made, also on an error
+ *
+ * The same rolls as @count calls of fd_pipe_roll(), made a batch at a time.
+ *
+ * Return: as fd_pipe_roll(), for the roll after the last one made.
+ */
+int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
+		 void *ctx, bool nonblock, u8 *dst, u32 count, u32 *made)
+{
+	u64 v;
+	int err;
+
+	*made = 0;
+	if (FD_WARN_ON(p->sides > 256))
+		return -EINVAL;
+	while (*made < count) {
+		if (p->extractor == FAIRDIE_EXT_DIJKSTRA) {
+			err = fd_pipe_roll(p, ops, ctx, nonblock, &v);
+			if (err)
+				return err;
+			dst[(*made)++] = v;
+			continue;
+		}
+		*made += fd_sampler_fill(&p->sampler, &p->pool, dst + *made,
+					 count - *made);
+		if (*made == count)
+			break;
+		err = fd_pipe_refill(p, ops, ctx, nonblock);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /**

@@ -106,11 +106,14 @@ struct fd_pipe_counters {
 
 bool fd_pipe_supported(u64 sides, u32 extractor);
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
+void fd_pipe_set_sides(struct fd_pipe *p, u64 sides);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 		     bool check_words);
 void fd_pipe_restart_hw(struct fd_pipe *p);
 int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
+int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
+		 void *ctx, bool nonblock, u8 *dst, u32 count, u32 *made);
 int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 		   void *ctx, bool nonblock, u64 *out);
 void fd_pipe_counters(const struct fd_pipe *p, struct fd_pipe_counters *c);

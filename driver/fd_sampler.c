@@ -13,6 +13,52 @@
 
 #include "fd_sampler.h"
 
+/* Whether the state needs 128 bits for this configuration. */
+static bool fd_sampler_wide(const struct fd_sampler *s)
+{
+	/* Without recycling M stays below 2 sides. */
+	return s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
+}
+
+/* Sides and everything derived from them; the state is left alone. */
+static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
+			     unsigned int precision)
+{
+	unsigned int i;
+	u64 limit;
+
+	s->sides = sides ? sides : 1;
+	s->precision = precision;
+	s->pow2_bits = 0;
+	if (!(s->sides & (s->sides - 1)))
+		s->pow2_bits = fls64(s->sides) - 1;
+	s->batch = s->sides;
+	s->batch_len = 1;
+	s->digits = 0;
+	s->ndigits = 0;
+	s->half = 1;
+	s->half_recip = 0;
+	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
+	s->sides_recip = 0;
+	if (s->sides < 2 || s->sides > FD_SAMPLER_SMALL_MAX)
+		return;
+	s->sides_recip = fd_recip_up(s->sides);
+	if (!s->recycle || !s->batch_bits || s->pow2_bits || precision > 63)
+		return;
+	limit = 1ULL << s->batch_bits;
+	/* sides^k <= 2^64 / sides too, for fd_sampler_pop() */
+	while (s->batch <= limit / s->sides &&
+	       s->batch <= ~0ULL / s->sides / s->sides) {
+		s->batch *= s->sides;
+		s->batch_len++;
+	}
+	s->batch_recip = fd_recip(s->batch);
+	s->half = 1;
+	for (i = 0; i < (s->batch_len - 1u) / 2; i++)
+		s->half *= s->sides;
+	s->half_recip = s->half > 1 ? fd_recip(s->half) : 0;
+}
+
 /**
  * fd_sampler_init_precision() - set up a sampler with a chosen target
  * @s: the sampler
@@ -21,17 +67,42 @@
  * @precision: log2 of the target of M when recycling, at least
  *	fls64(@sides) and at most 127; values up to 63 use 64-bit arithmetic.
  *	Small values let the tests enumerate every bit string.
+ *
+ * Each roll is one accept/reject step on @sides itself: no batching.
  */
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
 			       unsigned int precision)
 {
 	FD_WARN_ON(!sides || precision > 127 || precision < fls64(sides));
 	memset(s, 0, sizeof(*s));
-	s->sides = sides ? sides : 1;
 	s->recycle = recycle;
-	s->precision = precision;
-	if (!(s->sides & (s->sides - 1)))
-		s->pow2_bits = fls64(s->sides) - 1;
+	fd_sampler_setup(s, sides, precision);
+	fd_sampler_reset(s);
+}
+
+static unsigned int fd_sampler_default_precision(u64 sides)
+{
+	return sides <= FD_SAMPLER_SMALL_MAX ? FD_SAMPLER_PRECISION_SMALL :
+	       FD_SAMPLER_PRECISION_LARGE;
+}
+
+/**
+ * fd_sampler_init_batch() - a recycling sampler that rolls in batches
+ * @s: the sampler
+ * @sides: number of faces, at least 1
+ * @precision: as for fd_sampler_init_precision()
+ * @batch_bits: batches of sides^k up to 2^@batch_bits, at most
+ *	FD_SAMPLER_BATCH_BITS and at most @precision; 0 for none
+ */
+void fd_sampler_init_batch(struct fd_sampler *s, u64 sides,
+			   unsigned int precision, unsigned int batch_bits)
+{
+	FD_WARN_ON(!sides || precision > 127 || precision < fls64(sides) ||
+		   batch_bits > FD_SAMPLER_BATCH_BITS || batch_bits > precision);
+	memset(s, 0, sizeof(*s));
+	s->recycle = true;
+	s->batch_bits = batch_bits;
+	fd_sampler_setup(s, sides, precision);
 	fd_sampler_reset(s);
 }
 
@@ -39,14 +110,18 @@ void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
  * fd_sampler_init() - set up a sampler for @sides faces
  * @s: the sampler
  * @sides: number of faces, at least 1
- * @recycle: keep the leftover uniform state between rolls (the default)
+ * @recycle: keep the leftover uniform state between rolls (the default),
+ *	and roll in batches
  */
 void fd_sampler_init(struct fd_sampler *s, u64 sides, bool recycle)
 {
-	fd_sampler_init_precision(s, sides, recycle,
-				  sides <= FD_SAMPLER_SMALL_MAX ?
-				  FD_SAMPLER_PRECISION_SMALL :
-				  FD_SAMPLER_PRECISION_LARGE);
+	unsigned int precision = fd_sampler_default_precision(sides);
+
+	if (recycle)
+		fd_sampler_init_batch(s, sides, precision,
+				      FD_SAMPLER_BATCH_BITS);
+	else
+		fd_sampler_init_precision(s, sides, false, precision);
 }
 
 /**
@@ -57,8 +132,44 @@ void fd_sampler_reset(struct fd_sampler *s)
 {
 	s->z = 0;
 	s->m = 1;
-	/* Without recycling M stays below 2 sides. */
-	s->large = s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
+	s->digits = 0;
+	s->ndigits = 0;
+	s->large = fd_sampler_wide(s);
+}
+
+/**
+ * fd_sampler_set_sides() - change the die, keeping the uniform state
+ * @s: the sampler
+ * @sides: the new number of faces, at least 1
+ *
+ * The state is uniform and independent of every roll already made, so it
+ * serves any die: digits of the last batch not handed out go back into it
+ * (Z sides^j + digits is uniform on [0, M sides^j)). A default precision
+ * becomes the default for @sides, another one is kept (raised to
+ * fls64(@sides) if need be); the batch bits and the bit counter are kept.
+ */
+void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
+{
+	unsigned int precision = s->precision;
+
+	if (s->ndigits) {
+		u64 pw = 1;
+		unsigned int i;
+
+		/* sides^ndigits < 2^64 and M < 2^64: no overflow. */
+		for (i = 0; i < s->ndigits; i++)
+			pw *= s->sides;
+		s->z = s->z * pw + s->digits;
+		s->m *= pw;
+	}
+	/* A precision a test chose is kept, as far as @sides allows. */
+	if (precision == FD_SAMPLER_PRECISION_SMALL ||
+	    precision == FD_SAMPLER_PRECISION_LARGE)
+		precision = fd_sampler_default_precision(sides);
+	else if (precision < fls64(sides))
+		precision = fls64(sides);
+	fd_sampler_setup(s, sides, precision);
+	s->large = fd_sampler_wide(s) || (s->m >> 64);
 }
 
 static fd_u128 fd_sampler_target(const struct fd_sampler *s)
@@ -152,6 +263,10 @@ bool fd_sampler_try(struct fd_sampler *s, u64 *out)
 		*out = 0;
 		return true;
 	}
+	if (s->ndigits) {
+		*out = fd_sampler_pop(s);
+		return true;
+	}
 	/*
 	 * Any M >= sides allows a step; M below its target only costs
 	 * efficiency (a digit of a large base may not fit below the target).
@@ -209,15 +324,16 @@ static void fd_sampler_top_up(struct fd_sampler *s, struct fd_pool *fair,
 /*
  * fd_sampler_roll() for the 64-bit state, the common case, with the state
  * kept in registers: the same steps as fd_sampler_top_up() and
- * fd_sampler_try(), written out once more because this is the hot path.
+ * fd_sampler_try(), written out once more because this is the hot path, on
+ * the batch die sides^k, divided by through its reciprocal. The first
+ * digit of an accepted batch is the roll, the others wait in @s->digits.
  */
 static bool fd_sampler_roll64(struct fd_sampler *s, struct fd_pool *fair,
 			      u64 *out)
 {
-	u64 n = s->sides, z = s->z, m = s->m, q, bits;
+	u64 n = s->batch, r = s->batch_recip, z = s->z, m = s->m, q, rem;
 	u64 target = s->recycle ? 1ULL << s->precision : n;
 	unsigned int k;
-	bool ok;
 
 	for (;;) {
 		if (m < target) {
@@ -226,34 +342,41 @@ static bool fd_sampler_roll64(struct fd_sampler *s, struct fd_pool *fair,
 				k = fair->count;
 			if (k) {
 				/* k <= 63 and M 2^k < 2^64 here */
-				bits = fd_pool_take(fair, k);
+				u64 bits = fd_pool_take(fair, k);
+
 				z += m * bits;
 				m <<= k;
 				s->bits += k;
 			}
 			if (m < target) {
-				ok = false;
-				break;
+				s->z = z;
+				s->m = m;
+				return false;
 			}
 		}
-		q = m / n;
-		if (z < q * n) {
-			*out = z % n;
-			z /= n;
-			m = q;
-			if (!s->recycle) {
-				z = 0;
-				m = 1;
-			}
-			ok = true;
+		q = fd_recip_div(m, n, r, &rem);
+		/* Accept below Q n = M - (M mod n). */
+		if (z < m - rem)
 			break;
-		}
-		z -= q * n;
-		m -= q * n;
+		z -= m - rem;
+		m = rem;
 	}
-	s->z = z;
-	s->m = m;
-	return ok;
+	z = fd_recip_div(z, n, r, &rem);
+	if (s->recycle) {
+		s->z = z;
+		s->m = q;
+	} else {
+		s->z = 0;
+		s->m = 1;
+	}
+	if (s->batch_len == 1) {
+		*out = rem;
+		return true;
+	}
+	s->digits = rem;
+	s->ndigits = s->batch_len;
+	*out = fd_sampler_pop(s);
+	return true;
 }
 
 /**
@@ -280,6 +403,13 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 		s->bits += s->pow2_bits;
 		return true;
 	}
+	if (s->ndigits) {
+		*out = fd_sampler_pop(s);
+		return true;
+	}
+	/* Back to 64 bits once a state kept across sides fits again. */
+	if (unlikely(s->large) && !fd_sampler_wide(s) && !(s->m >> 64))
+		s->large = false;
 	if (!s->large)
 		return fd_sampler_roll64(s, fair, out);
 	for (;;) {
@@ -291,4 +421,103 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 		if (fd_sampler_try(s, out))
 			return true;
 	}
+}
+
+/* Power-of-two sides: fields of the fair bits, up to 64 bits at a time. */
+static u32 fd_sampler_fill_pow2(struct fd_sampler *s, struct fd_pool *fair,
+				u8 *dst, u32 count)
+{
+	unsigned int pb = s->pow2_bits, per = 64 / pb, c, i;
+	u64 mask = (1ULL << pb) - 1, bits;
+	u32 made = 0;
+
+	while (made < count) {
+		c = fair->count / pb;
+		if (c > per)
+			c = per;
+		if (c > count - made)
+			c = count - made;
+		if (!c)
+			break;
+		bits = fd_pool_take(fair, c * pb);
+		s->bits += c * pb;
+		for (i = 0; i < c; i++) {
+			dst[made++] = bits & mask;
+			bits >>= pb;
+		}
+	}
+	return made;
+}
+
+/*
+ * The digits left after a batch's first roll, two chains at once: the low
+ * h digits are those of x mod sides^h, the others those of x div sides^h.
+ * They are written in the same order as fd_sampler_pop() hands them out.
+ */
+static void fd_sampler_fill_halves(struct fd_sampler *s, u8 *dst)
+{
+	u64 n = s->sides, c = s->sides_recip, lo, hi, d1, d2;
+	unsigned int h = (s->batch_len - 1) / 2, left = s->ndigits, i;
+
+	hi = fd_recip_div(s->digits, s->half, s->half_recip, &lo);
+	for (i = 0; i < h; i++) {
+		lo = fd_recip_div_small(lo, n, c, &d1);
+		hi = fd_recip_div_small(hi, n, c, &d2);
+		dst[i] = d1;
+		dst[h + i] = d2;
+	}
+	/* An odd count: the high half has one digit more. */
+	if (left > 2 * h)
+		dst[2 * h] = hi;
+	s->digits = 0;
+	s->ndigits = 0;
+}
+
+/**
+ * fd_sampler_fill() - up to @count rolls of at most 256 sides, as bytes
+ * @s: the sampler, of at most 256 sides
+ * @fair: fair bits, taken as fd_sampler_roll() takes them
+ * @dst: where the rolls go, one byte each
+ * @count: how many are wanted
+ *
+ * The same rolls as @count calls of fd_sampler_roll(), with the digits of
+ * each batch written out in a tight loop.
+ *
+ * Return: how many were made; fewer than @count when @fair ran dry.
+ */
+u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+		    u32 count)
+{
+	u64 n = s->sides, c = s->sides_recip, x, d, v;
+	u32 made = 0, k;
+
+	if (FD_WARN_ON(n > 256))
+		return 0;
+	if (s->pow2_bits)
+		return fd_sampler_fill_pow2(s, fair, dst, count);
+	while (made < count) {
+		k = s->ndigits;
+		if (k >= 4 && k == s->batch_len - 1u && count - made >= k) {
+			fd_sampler_fill_halves(s, dst + made);
+			made += k;
+			continue;
+		}
+		if (k > count - made)
+			k = count - made;
+		if (k) {
+			/* fd_sampler_pop(), with the state in registers. */
+			x = s->digits;
+			s->ndigits -= k;
+			while (k--) {
+				x = fd_recip_div_small(x, n, c, &d);
+				dst[made++] = d;
+			}
+			s->digits = x;
+			continue;
+		}
+		if (!fd_sampler_roll(s, fair, &v))
+			break;
+		dst[made++] = v;
+	}
+	return made;
 }

@@ -20,6 +20,15 @@
 #define FD_SAMPLER_PRECISION_SMALL	63
 #define FD_SAMPLER_PRECISION_LARGE	127
 #define FD_SAMPLER_SMALL_MAX		BIT_ULL(32)
+/*
+ * The read path rolls sides^k at once, the largest power not above
+ * 2^FD_SAMPLER_BATCH_BITS, and hands out its k base-sides digits one by
+ * one: the digits of a uniform number on [0, sides^k) are independent
+ * uniform rolls. Each batch costs a few dozen cycles, each digit two
+ * multiplications; against M >= 2^63, a batch below 2^48 is rejected with
+ * probability below 2^-15, and what a rejection keeps is recycled.
+ */
+#define FD_SAMPLER_BATCH_BITS		48
 
 /**
  * struct fd_sampler - state of one exact sampler
@@ -32,6 +41,18 @@
  * @large: @z and @m use 128 bits
  * @recycle: keep the leftover state between rolls; without it every roll
  *	starts afresh (Lumbroso's Fast Dice Roller, Knuth-Yao optimal)
+ * @batch: sides^@batch_len, the die the 64-bit state actually rolls
+ * @batch_recip: floor(2^64 / @batch), to divide by it with a multiplication
+ * @sides_recip: fd_recip_up(@sides), to split a batch into digits
+ * @digits: the digits of the last batch not handed out yet, a uniform
+ *	number on [0, sides^@ndigits), independent of @z
+ * @batch_len: digits per batch, 1 when batching is off
+ * @ndigits: how many digits @digits holds
+ * @batch_bits: log2 of the largest batch allowed, 0 for no batching
+ * @half: sides^h, h = (@batch_len - 1) / 2: fd_sampler_fill() splits the
+ *	digits left after a batch's first roll into two halves, so that two
+ *	chains of divisions run side by side
+ * @half_recip: fd_recip(@half)
  */
 struct fd_sampler {
 	u64 sides;
@@ -42,11 +63,110 @@ struct fd_sampler {
 	u8 pow2_bits;
 	bool large;
 	bool recycle;
+	u64 batch;
+	u64 batch_recip;
+	u64 sides_recip;
+	u64 digits;
+	u8 batch_len;
+	u8 ndigits;
+	u8 batch_bits;
+	u64 half;
+	u64 half_recip;
 };
+
+/**
+ * fd_recip() - floor(2^64 / @d) for fd_recip_div()
+ * @d: a divisor, at least 2
+ *
+ * Return: the reciprocal.
+ */
+static inline u64 fd_recip(u64 d)
+{
+	u64 rem;
+
+	return (u64)fd_div128((fd_u128)1 << 64, d, &rem);
+}
+
+/**
+ * fd_recip_div() - @x / @d with a multiplication
+ * @x: the dividend, any 64-bit value
+ * @d: the divisor, at least 2
+ * @r: fd_recip(@d)
+ * @rem: receives @x % @d
+ *
+ * With r = floor(2^64 / d), x r / 2^64 lies in (x / d - 1, x / d], so the
+ * high half of x r is the quotient or one less; one comparison fixes it.
+ *
+ * Return: @x / @d.
+ */
+static inline u64 fd_recip_div(u64 x, u64 d, u64 r, u64 *rem)
+{
+	u64 q = (u64)(((fd_u128)x * r) >> 64), t = x - q * d;
+	/* Without a branch: the fix is needed about as often as not. */
+	u64 fix = -(u64)(t >= d);
+
+	*rem = t - (d & fix);
+	return q - fix;
+}
+
+/**
+ * fd_recip_up() - floor(2^64 / @d) + 1 for fd_recip_div_small()
+ * @d: a divisor, at least 2
+ *
+ * Return: the reciprocal, rounded up.
+ */
+static inline u64 fd_recip_up(u64 d)
+{
+	return fd_recip(d) + 1;
+}
+
+/**
+ * fd_recip_div_small() - @x / @d with a multiplication and no correction
+ * @x: the dividend, with @x * @d < 2^64
+ * @d: the divisor, at least 2
+ * @c: fd_recip_up(@d)
+ * @rem: receives @x % @d
+ *
+ * With c = 2^64 / d + e, 0 < e <= 1, x c / 2^64 exceeds x / d by at most
+ * x / 2^64 < 1 / d, too little to reach the next integer (Lemire, Kaser
+ * and Kurz's fastmod, for dividends below 2^64 / d).
+ *
+ * Return: @x / @d.
+ */
+static inline u64 fd_recip_div_small(u64 x, u64 d, u64 c, u64 *rem)
+{
+	u64 q = (u64)(((fd_u128)x * c) >> 64);
+
+	*rem = x - q * d;
+	return q;
+}
+
+/**
+ * fd_sampler_pop() - hand out one digit of the current batch
+ * @s: the sampler, with @s->ndigits > 0
+ *
+ * The digits are below sides^(k - 1) and sides^k is at most 2^64 / sides,
+ * so fd_recip_div_small() applies.
+ *
+ * Return: the least significant digit, in [0, sides).
+ */
+static inline u64 fd_sampler_pop(struct fd_sampler *s)
+{
+	u64 d, q = fd_recip_div_small(s->digits, s->sides, s->sides_recip, &d);
+
+	s->digits = q;
+	s->ndigits--;
+	return d;
+}
 
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
 			       unsigned int precision);
 void fd_sampler_init(struct fd_sampler *s, u64 sides, bool recycle);
+void fd_sampler_init_batch(struct fd_sampler *s, u64 sides,
+			   unsigned int precision, unsigned int batch_bits);
+void fd_sampler_set_sides(struct fd_sampler *s, u64 sides);
+u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+		    u32 count);
 void fd_sampler_reset(struct fd_sampler *s);
 bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out);
 bool fd_sampler_wants(const struct fd_sampler *s, u64 base);

@@ -564,8 +564,11 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 		fairdie_unlock(f);
 		return -EINVAL;
 	}
+	/* Unread fair bits and the sampler's state serve the new die. */
 	f->sides = n;
-	fairdie_flush(f);
+	fd_pipe_set_sides(&f->pipe, n);
+	f->width = fd_roll_width(n);
+	fairdie_drop_unread(f);
 	fairdie_unlock(f);
 	return 0;
 }

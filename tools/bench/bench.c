@@ -35,14 +35,11 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "fd_retry.h"
 #include "pipe.h"
 
-/* Immediate retries the module makes before it sleeps (driver/source.c). */
-#define BENCH_HW_TRIES		64
 /* Give up on RDSEED after this many underflows in a row. */
 #define BENCH_HW_GIVE_UP	100000000ULL
-#define BENCH_MAX_KEYS		512
-#define BENCH_MAX_POINTS	128
 
 struct bench_opts bench_opt = {
 	.secs = 1.0,
@@ -53,178 +50,6 @@ struct bench_opts bench_opt = {
 };
 
 const u64 bench_sides[BENCH_NSIDES] = { 2, 6, 37, 100, 4294967291ULL };
-
-/* ---------------------------------------------------------------------
- * Shared helpers.
- */
-
-double bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void bench_stat_add(struct bench_stat *s, double v)
-{
-	if (s->n < BENCH_MAX_REPS)
-		s->v[s->n++] = v;
-}
-
-static int bench_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double bench_median(const struct bench_stat *s)
-{
-	double v[BENCH_MAX_REPS];
-
-	if (!s->n)
-		return NAN;
-	memcpy(v, s->v, s->n * sizeof(v[0]));
-	qsort(v, s->n, sizeof(v[0]), bench_cmp);
-	return s->n % 2 ? v[s->n / 2] : (v[s->n / 2 - 1] + v[s->n / 2]) / 2;
-}
-
-double bench_min(const struct bench_stat *s)
-{
-	double m = INFINITY;
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		m = fmin(m, s->v[i]);
-	return s->n ? m : NAN;
-}
-
-double bench_max(const struct bench_stat *s)
-{
-	double m = -INFINITY;
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		m = fmax(m, s->v[i]);
-	return s->n ? m : NAN;
-}
-
-/* @v with an SI prefix and three significant digits: "1.23 M". */
-const char *bench_si(char *buf, size_t len, double v)
-{
-	static const char prefix[] = " kMGT";
-	int i = 0;
-
-	while (fabs(v) >= 1000 && i < 4) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(buf, len, "%.3g%s%c", v, i ? " " : "", i ? prefix[i] : '\0');
-	return buf;
-}
-
-/* Print a paragraph given as a NULL-terminated list of pieces. */
-void bench_para(const char * const *text)
-{
-	for (; *text; text++)
-		printf("%s%s", *text, text[1] ? " " : "\n\n");
-}
-
-/* "median (min-max)" with SI prefixes. */
-const char *bench_spread(char *buf, size_t len, const struct bench_stat *s)
-{
-	char a[32], b[32], c[32];
-
-	snprintf(buf, len, "%s (%s-%s)", bench_si(a, sizeof(a), bench_median(s)),
-		 bench_si(b, sizeof(b), bench_min(s)),
-		 bench_si(c, sizeof(c), bench_max(s)));
-	return buf;
-}
-
-double bench_log2(u64 sides)
-{
-	return log2((double)sides);
-}
-
-static struct {
-	char key[80];
-	double v;
-} bench_keys[BENCH_MAX_KEYS];
-static int bench_nkeys;
-
-/* Record the figure "BENCH <key> <v>", printed at the end. */
-void bench_key(double v, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (bench_nkeys == BENCH_MAX_KEYS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(bench_keys[bench_nkeys].key, sizeof(bench_keys[0].key), fmt,
-		  ap);
-	va_end(ap);
-	bench_keys[bench_nkeys++].v = v;
-}
-
-static struct {
-	const char *method;
-	u64 sides;
-	double bits;
-	double rate;
-} bench_points[BENCH_MAX_POINTS];
-static int bench_npoints;
-
-/* Record one point of the plot: a method, a die, its two figures. */
-void bench_point(const char *method, u64 sides, double bits_per_roll,
-		 double rolls_per_s)
-{
-	if (bench_npoints == BENCH_MAX_POINTS)
-		return;
-	bench_points[bench_npoints].method = method;
-	bench_points[bench_npoints].sides = sides;
-	bench_points[bench_npoints].bits = bits_per_roll;
-	bench_points[bench_npoints++].rate = rolls_per_s;
-}
-
-/*
- * The plot data: one block per method, in the order first seen, each
- * opening with the method's name; "?" marks a figure not measured.
- */
-static int bench_write_data(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	int i, j;
-
-	if (!f) {
-		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	fprintf(f, "# method sides bits_per_roll rolls_per_s\n");
-	for (i = 0; i < bench_npoints; i++) {
-		const char *m = bench_points[i].method;
-
-		for (j = 0; j < i; j++)
-			if (!strcmp(bench_points[j].method, m))
-				break;
-		if (j < i)
-			continue;
-		fprintf(f, "\"%s\" sides bits rate\n", m);
-		for (j = i; j < bench_npoints; j++) {
-			if (strcmp(bench_points[j].method, m))
-				continue;
-			fprintf(f, "\"%s\" %llu ", m,
-				(unsigned long long)bench_points[j].sides);
-			if (isnan(bench_points[j].bits))
-				fprintf(f, "?");
-			else
-				fprintf(f, "%.6g", bench_points[j].bits);
-			fprintf(f, " %.6g\n", bench_points[j].rate);
-		}
-		fprintf(f, "\n\n");
-	}
-	return fclose(f) ? -1 : 0;
-}
 
 /* ---------------------------------------------------------------------
  * Sources: RDSEED and the kernel CRNG.
@@ -269,7 +94,7 @@ static int bench_rdseed_word(struct bench_src *src, u64 *w)
 		_mm_pause();
 	}
 	src->retries += tries;
-	src->slow_words += tries >= BENCH_HW_TRIES;
+	src->slow_words += tries >= FD_HW_TRIES;
 	src->words++;
 	bench_words64++;
 	bench_zeros64 += !v;
@@ -328,7 +153,7 @@ static u32 bench_crng32(struct bench_crng *c)
  * @source_bits: raw bits taken from the source
  * @sampler_bits: fair bits the sampler took
  * @retries: RDSEED underflows
- * @slow: words that took BENCH_HW_TRIES underflows or more
+ * @slow: words that took FD_HW_TRIES underflows or more
  * @words: RDSEED words (or 32-bit draws) delivered
  */
 struct bench_run {
@@ -343,7 +168,7 @@ struct bench_run {
 
 /*
  * A method that rolls from RDSEED, advanced a small step at a time: one
- * read of one stage (256 bytes) through the module's read path, or 16 rolls
+ * read of one stage (BENCH_STAGE_BYTES) through the module's read path, or 16 rolls
  * of the textbook sampler; or, with no die, raw words only.
  */
 struct bench_rdm {
@@ -751,6 +576,18 @@ static void bench_target(const char *name, const struct bench_rd *d,
 	printf(" (bit yield %.4f)\n", bench_log2(6) * d->rolls / d->source_bits);
 }
 
+/**
+ * bench_rd_ratio() - the measured RDSEED ratio of a die and extractor
+ * @side: index in bench_sides
+ * @ext: 0 none, 1 vn, 2 peres
+ *
+ * Return: the median ratio, or NAN when the RDSEED section did not run.
+ */
+double bench_rd_ratio(int side, int ext)
+{
+	return bench_median(&bench_rd[side][ext].ratio);
+}
+
 static void bench_rdseed_report(void)
 {
 	double raw = bench_median(&bench_raw_rate);
@@ -765,7 +602,7 @@ static void bench_rdseed_report(void)
 	printf("%.1f underflows per word delivered; ",
 	       (double)bench_raw_retries / bench_raw_words);
 	printf("%.3f%% of words took >= %d underflows ", 100.0 * bench_raw_slow /
-	       bench_raw_words, BENCH_HW_TRIES);
+	       bench_raw_words, FD_HW_TRIES);
 	printf("(where the module would sleep 1-2 ms). ");
 	printf("Zero words: %llu of %llu from 64-bit RDSEED, %llu of %llu from ",
 	       (unsigned long long)bench_zeros64,
@@ -825,7 +662,7 @@ static void bench_rdseed_report(void)
 				  (unsigned long long)s, bench_ext_names[e]);
 		}
 	}
-	printf("\nSPEC targets, d6:\n\n");
+	printf("\nTargets of Documentation/design/fairdie.rst, d6:\n\n");
 	bench_target("none", &bench_rd[1][0], 0.9);
 	bench_target("peres", &bench_rd[1][2], 0.85);
 	bench_target("vn", &bench_rd[1][1], 0);
@@ -1025,7 +862,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	bool have_rdseed, all;
-	int c, ret = 0, i;
+	int c, ret = 0;
 
 	while ((c = getopt_long(argc, argv, "t:c:r:s:b:d:o:h", opts,
 				NULL)) != -1) {
@@ -1069,9 +906,11 @@ int main(int argc, char **argv)
 
 	if (all || !strcmp(bench_opt.only, "rdseed")) {
 		have_rdseed = bench_have_rdseed();
+		/* A host property, not a failure: the model still runs. */
+		bench_key(have_rdseed, "rdseed_available");
 		if (!have_rdseed) {
-			printf("RDSEED does not work on this CPU: no RDSEED figures.\n\n");
-			ret = 1;
+			printf("RDSEED does not work on this CPU: no RDSEED figures; ");
+			printf("see the model of the RDSEED ratios in the CPU section.\n\n");
 		} else if (bench_rdseed_measure()) {
 			ret = 1;
 		} else {
@@ -1087,9 +926,6 @@ int main(int argc, char **argv)
 	if (bench_opt.data && bench_write_data(bench_opt.data))
 		ret = 1;
 	bench_key(bench_loadavg(), "host_loadavg_end");
-	printf("## Figures for machines\n\n```\n");
-	for (i = 0; i < bench_nkeys; i++)
-		printf("BENCH %s %.6g\n", bench_keys[i].key, bench_keys[i].v);
-	printf("```\n");
+	bench_print_keys();
 	return ret;
 }

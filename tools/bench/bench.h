@@ -53,6 +53,7 @@ static inline void bench_keep(u64 x)
 }
 
 double bench_now(void);
+double bench_cpu_now(void);
 void bench_stat_add(struct bench_stat *s, double v);
 double bench_median(const struct bench_stat *s);
 double bench_min(const struct bench_stat *s);
@@ -64,7 +65,10 @@ void bench_point(const char *method, u64 sides, double bits_per_roll,
 		 double rolls_per_s);
 double bench_log2(u64 sides);
 void bench_para(const char * const *text);
+int bench_write_data(const char *path);
+void bench_print_keys(void);
 
+double bench_rd_ratio(int side, int ext);
 int bench_cpu(void);
 int bench_coin(void);
 

@@ -46,47 +46,63 @@ static int bench_mem_init(void)
 }
 
 /*
- * The sampler alone: fd_sampler_roll() on a pool that is topped up from
+ * The sampler alone: as the read path drives it (fd_sampler_fill() for up
+ * to 256 sides, fd_sampler_roll() above) on a pool that is topped up from
  * memory, as fd_pipe_refill() would, whenever it runs dry. Returns rolls
  * per second; *@bits gets the fair bits per roll.
  */
 static double bench_sampler(u64 sides, double *bits)
 {
 	static struct fd_pool pool;
+	static u8 out[4096];
 	struct fd_sampler s;
 	u64 v, acc = 0, rolls = 0, mi = 0;
 	double t0, t;
-	int i;
+	u32 i, n;
 
 	fd_pool_clear(&pool);
 	fd_sampler_init(&s, sides, true);
-	t0 = bench_now();
+	t0 = bench_cpu_now();
 	do {
-		for (i = 0; i < 4096; i++) {
-			while (!fd_sampler_roll(&s, &pool, &v))
+		for (i = 0; i < sizeof(out); i += n) {
+			if (sides <= 256) {
+				n = fd_sampler_fill(&s, &pool, out + i,
+						    sizeof(out) - i);
+			} else {
+				n = fd_sampler_roll(&s, &pool, &v);
+				acc += v;
+			}
+			if (i + n < sizeof(out) && !n)
 				while (pool.count < FD_PIPE_REFILL_BITS)
 					fd_pool_put(&pool, bench_mem[mi++ %
 						    BENCH_MEM_WORDS], 64);
-			acc += v;
 		}
-		rolls += 4096;
-		t = bench_now() - t0;
+		acc += out[mi % sizeof(out)];
+		rolls += sizeof(out);
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	bench_keep(acc);
 	*bits = (double)s.bits / rolls;
 	return rolls / t;
 }
 
-/* The whole read path on the memory source, reading 4 KiB at a time. */
-static double bench_mem_pipeline(u64 sides, u32 ext)
+/*
+ * The whole read path on the memory source, reading 4 KiB at a time.
+ * Returns rolls/s; *@src_rate gets source bits/s, *@sbpr source bits per
+ * roll.
+ */
+static double bench_mem_pipeline(u64 sides, u32 ext, double *src_rate,
+				 double *sbpr)
 {
 	struct bench_src src = { .word = bench_mem_word, .tested = true };
 	struct bench_pipe *f = malloc(sizeof(*f));
 	static u8 buf[4096];
 	double t0, t;
-	u64 rolls0;
+	u64 rolls0, bits0;
 	size_t len;
 
+	*src_rate = NAN;
+	*sbpr = NAN;
 	if (!f)
 		return NAN;
 	bench_pipe_open(f, &src, sides, ext);
@@ -94,12 +110,15 @@ static double bench_mem_pipeline(u64 sides, u32 ext)
 	if (bench_pipe_read(f, buf, len) < 0)
 		goto fail;
 	rolls0 = f->outputs;
-	t0 = bench_now();
+	bits0 = f->pipe.source_bits;
+	t0 = bench_cpu_now();
 	do {
 		if (bench_pipe_read(f, buf, len) < 0)
 			goto fail;
-		t = bench_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
+	*src_rate = (f->pipe.source_bits - bits0) / t;
+	*sbpr = (double)(f->pipe.source_bits - bits0) / (f->outputs - rolls0);
 	t = (f->outputs - rolls0) / t;
 	free(f);
 	return t;
@@ -108,8 +127,37 @@ fail:
 	return NAN;
 }
 
-/* Input bits per second through one stage alone. */
-static double bench_stage_rate(int which)
+/*
+ * Alternating d6 and d100 through the read path, the die changed before
+ * every roll as SET_SIDES does, one roll per read: source bits per roll.
+ */
+static double bench_mixed(void)
+{
+	struct bench_src src = { .word = bench_mem_word, .tested = true };
+	struct bench_pipe *f = malloc(sizeof(*f));
+	u64 bits0, rolls = 200000, i;
+	double r = NAN;
+	u8 b;
+
+	if (!f)
+		return NAN;
+	bench_pipe_open(f, &src, 6, FAIRDIE_EXT_NONE);
+	if (bench_pipe_read(f, &b, 1) != 1)
+		goto out;
+	bits0 = f->pipe.source_bits;
+	for (i = 0; i < rolls; i++) {
+		bench_pipe_set_sides(f, i % 2 ? 100 : 6);
+		if (bench_pipe_read(f, &b, 1) != 1)
+			goto out;
+	}
+	r = (double)(f->pipe.source_bits - bits0) / rolls;
+out:
+	free(f);
+	return r;
+}
+
+/* Nanoseconds per 64-bit word through one stage alone. */
+static double bench_stage_ns(int which)
 {
 	static struct fd_pool pool;
 	struct fd_health h;
@@ -126,7 +174,7 @@ static double bench_stage_rate(int which)
 	}
 	fd_health_init(&h, 1, 2, true);
 	fd_pool_clear(&pool);
-	t0 = bench_now();
+	t0 = bench_cpu_now();
 	do {
 		for (i = 0; i < 4096; i++) {
 			u64 w = bench_mem[(words + i) % BENCH_MEM_WORDS];
@@ -146,19 +194,64 @@ static double bench_stage_rate(int which)
 			}
 		}
 		words += 4096;
-		t = bench_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	bench_keep(acc);
 	free(st);
-	return words * 64 / t;
+	return t * 1e9 / words;
 }
 
+/* The model of the RDSEED ratios, see bench_cpu_model(). */
+#define BENCH_MODEL_RDSEED	64e6
+
 static const char * const bench_cpu_notes[] = {
-	"Rolls per second on one core. Sampler: fd_sampler_roll() with the pool",
+	"Rolls per second on one core, on the thread's CPU clock. Sampler:",
+	"fd_sampler_fill() (fd_sampler_roll() above 256 sides) with the pool",
 	"topped up from memory. Pipeline: the whole read path (health tests,",
 	"extractor, pool, sampler, reads of 4 KiB) on a memory source.",
 	NULL
 };
+
+static const char * const bench_model_notes[] = {
+	"Model, not a measurement: the read path draws a word from RDSEED, then",
+	"spends CPU on it, so a source of R bits/s and a pipeline that handles",
+	"C source bits/s on one core give R C / (R + C) source bits/s; the ratio",
+	"is then bit yield x C / (R + C), with C and the bit yield measured above",
+	"from memory and R = 64 Mbit/s, a fast RDSEED. The measured column is",
+	"this host's RDSEED section, when it ran.",
+	NULL
+};
+
+/* Per die and extractor: source bits/s and bits per roll from memory. */
+static double bench_cpu_src[BENCH_NSIDES][3], bench_cpu_sbpr[BENCH_NSIDES][3];
+
+static void bench_cpu_model(void)
+{
+	static const char * const ext_names[] = { "none", "vn", "peres" };
+	int i, e;
+
+	printf("| sides | extractor | pipeline source bits/s (C) | bit yield ");
+	printf("| model ratio at 64 Mbit/s | measured ratio, this host |\n");
+	printf("|---:|---|---:|---:|---:|---:|\n");
+	for (i = 0; i < BENCH_NSIDES; i++) {
+		u64 s = bench_sides[i];
+
+		for (e = 0; e < 3; e++) {
+			double c = bench_cpu_src[i][e];
+			double y = bench_log2(s) / bench_cpu_sbpr[i][e];
+			double model = y * c / (BENCH_MODEL_RDSEED + c);
+			char a[32];
+
+			printf("| %llu | %s | %s | %.4f | %.3f | %.3f |\n",
+			       (unsigned long long)s, ext_names[e],
+			       bench_si(a, sizeof(a), c), y, model,
+			       bench_rd_ratio(i, e));
+			bench_key(model, "d%llu_%s_ratio_model64",
+				  (unsigned long long)s, ext_names[e]);
+		}
+	}
+	printf("\n");
+}
 
 /**
  * bench_cpu() - the CPU cost section
@@ -175,8 +268,8 @@ int bench_cpu(void)
 		FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
 	};
 	static const char * const ext_names[] = { "none", "vn", "peres" };
-	struct bench_stat st;
-	double bits = 0;
+	struct bench_stat st, samp_ns[2] = { 0 };
+	double bits = 0, d6_bits = 0, d100_bits = 0, mixed;
 	char a[64];
 	int i, e, rep;
 
@@ -190,15 +283,30 @@ int bench_cpu(void)
 	printf("|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < BENCH_NSIDES; i++) {
 		u64 s = bench_sides[i];
-		struct bench_stat pipe[3] = { 0 };
+		struct bench_stat pipe[3] = { 0 }, src[3] = { 0 };
+		double sbpr[3] = { 0 };
 
 		memset(&st, 0, sizeof(st));
 		for (rep = 0; rep < bench_opt.reps; rep++) {
-			bench_stat_add(&st, bench_sampler(s, &bits));
-			for (e = 0; e < 3; e++)
+			double r, sr, sb;
+
+			bench_stat_add(&st, r = bench_sampler(s, &bits));
+			if (s == 6)
+				bench_stat_add(&samp_ns[0], 1e9 / r);
+			if (s == 100)
+				bench_stat_add(&samp_ns[1], 1e9 / r);
+			for (e = 0; e < 3; e++) {
 				bench_stat_add(&pipe[e],
-					       bench_mem_pipeline(s, exts[e]));
+					       bench_mem_pipeline(s, exts[e],
+								  &sr, &sb));
+				bench_stat_add(&src[e], sr);
+				sbpr[e] = sb;
+			}
 		}
+		if (s == 6)
+			d6_bits = bits;
+		if (s == 100)
+			d100_bits = bits;
 		printf("| %llu | %s | %.5f | %+.5f |", (unsigned long long)s,
 		       bench_spread(a, sizeof(a), &st), bits,
 		       bits - bench_log2(s));
@@ -207,6 +315,12 @@ int bench_cpu(void)
 			bench_key(bench_median(&pipe[e]),
 				  "cpu_d%llu_pipeline_%s_rolls_per_s",
 				  (unsigned long long)s, ext_names[e]);
+			bench_cpu_src[i][e] = bench_median(&src[e]);
+			bench_cpu_sbpr[i][e] = sbpr[e];
+			if (s == 6)
+				bench_key(bench_cpu_src[i][e],
+					  "cpu_%s_source_bits_per_s",
+					  ext_names[e]);
 		}
 		printf("\n");
 		bench_key(bench_median(&st), "cpu_d%llu_sampler_rolls_per_s",
@@ -214,18 +328,61 @@ int bench_cpu(void)
 		bench_key(bits, "d%llu_sampler_bits_per_roll",
 			  (unsigned long long)s);
 	}
-	printf("\n| stage alone | input bits/s median (min-max) |\n");
-	printf("|---|---:|\n");
+
+	printf("\nPipeline from memory, health tests on, d6: ");
+	for (e = 0; e < 3; e++)
+		printf("%s %s bit/s of source%s", ext_names[e],
+		       bench_si(a, sizeof(a), bench_cpu_src[1][e]),
+		       e < 2 ? ", " : " (targets: none >= 1 G, peres >= 500 M).\n\n");
+
+	printf("Cost per stage, ns per 64-bit source word on one core ");
+	printf("(the sampler: per 64 fair bits it takes, d6 and d100):\n\n");
+	printf("| stage | ns per word median (min-max) | input bits/s |\n");
+	printf("|---|---:|---:|\n");
 	for (i = 0; i < 3; i++) {
+		char b[32];
+
 		memset(&st, 0, sizeof(st));
 		for (rep = 0; rep < bench_opt.reps; rep++)
-			bench_stat_add(&st, bench_stage_rate(i));
-		printf("| %s | %s |\n", stage_names[i],
-		       bench_spread(a, sizeof(a), &st));
-		bench_key(bench_median(&st), "cpu_%s_in_bits_per_s",
+			bench_stat_add(&st, bench_stage_ns(i));
+		printf("| %s | %.2f (%.2f-%.2f) | %s |\n", stage_names[i],
+		       bench_median(&st), bench_min(&st), bench_max(&st),
+		       bench_si(b, sizeof(b), 64e9 / bench_median(&st)));
+		bench_key(bench_median(&st), "cpu_stage_%s_ns_per_word",
+			  stage_keys[i]);
+		bench_key(64e9 / bench_median(&st), "cpu_%s_in_bits_per_s",
 			  stage_keys[i]);
 	}
+	for (i = 0; i < 2; i++) {
+		double per = 64 / (i ? d100_bits : d6_bits), ns;
+		char b[32];
+
+		ns = bench_median(&samp_ns[i]) * per;
+		printf("| sampler d%d | %.2f (%.2f-%.2f) | %s |\n",
+		       i ? 100 : 6, ns, bench_min(&samp_ns[i]) * per,
+		       bench_max(&samp_ns[i]) * per,
+		       bench_si(b, sizeof(b), 64e9 / ns));
+		bench_key(ns, "cpu_stage_sampler_d%d_ns_per_word", i ? 100 : 6);
+	}
+	for (e = 0; e < 3; e++) {
+		printf("| whole pipeline d6 %s | %.2f | %s |\n", ext_names[e],
+		       64e9 / bench_cpu_src[1][e],
+		       bench_si(a, sizeof(a), bench_cpu_src[1][e]));
+		bench_key(64e9 / bench_cpu_src[1][e],
+			  "cpu_pipeline_d6_%s_ns_per_word", ext_names[e]);
+	}
 	printf("\n");
+
+	mixed = bench_mixed();
+	printf("Mixed dice: d6 and d100 alternating through the read path, the ");
+	printf("die changed before every one-byte read, NONE: %.4f source ", mixed);
+	printf("bits per roll (entropy %.4f, target <= 4.65).\n\n",
+	       (bench_log2(6) + bench_log2(100)) / 2);
+	bench_key(mixed, "d6_mixed_bits_per_roll");
+
+	printf("### RDSEED ratios from the CPU cost (model)\n\n");
+	bench_para(bench_model_notes);
+	bench_cpu_model();
 	return 0;
 }
 

@@ -75,6 +75,15 @@ static int bench_stage(struct bench_pipe *f, size_t want)
 			made += sizeof(v) / f->width;
 		}
 	}
+	if (f->width == 1 && f->stage_len < room) {
+		u32 n;
+
+		err = fd_pipe_fill(&f->pipe, &bench_source_ops, f->src, false,
+				   f->stage + f->stage_len, room - f->stage_len,
+				   &n);
+		f->stage_len += n;
+		made += n;
+	}
 	while (!err && f->stage_len < room) {
 		err = fd_pipe_roll(&f->pipe, &bench_source_ops, f->src, false,
 				   &v);
@@ -136,4 +145,19 @@ long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len)
 u64 bench_pipe_sampler_bits(const struct bench_pipe *f)
 {
 	return f->pipe.sampler.bits;
+}
+
+/**
+ * bench_pipe_set_sides() - what FAIRDIE_IOC_SET_SIDES does
+ * @f: the file
+ * @sides: the new number of faces, supported by its extractor
+ *
+ * The pipeline keeps its bits in flight; staged rolls of the old die go.
+ */
+void bench_pipe_set_sides(struct bench_pipe *f, u64 sides)
+{
+	fd_pipe_set_sides(&f->pipe, sides);
+	f->width = fd_roll_width(sides);
+	f->stage_pos = 0;
+	f->stage_len = 0;
 }

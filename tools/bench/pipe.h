@@ -68,6 +68,7 @@ struct bench_pipe {
 void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
 		     u32 extractor);
 long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len);
+void bench_pipe_set_sides(struct bench_pipe *f, u64 sides);
 u64 bench_pipe_sampler_bits(const struct bench_pipe *f);
 
 #endif /* _FAIRDIE_BENCH_PIPE_H */

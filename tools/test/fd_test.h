@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fairdie - what the userspace tests of the shared algorithms have in
- * common: counted checks and a private pseudo-random generator.
- *
- * Every CHECK() counts as one passed or one failed check; the first few
- * failures are printed with their place and a message. A test program
- * prints its notes as lines starting with "# " and ends with exactly one
- * line "N passed, N failed", exiting non-zero when anything failed.
+ * common: the counted checks of tools/include/fd_check.h (CHECK(), NOTE(),
+ * fd_check_summary()), a CPU clock and a private pseudo-random generator.
  */
 #ifndef _FAIRDIE_TEST_H
 #define _FAIRDIE_TEST_H
@@ -19,54 +15,7 @@
 
 #include "fd_shim.h"
 
-#define FD_TEST_REPORTS	40
-
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-#ifndef __maybe_unused
-#define __maybe_unused	__attribute__((unused))
-#endif
-
-static unsigned long fd_test_passed, fd_test_failed;
-
-static __printf(4, 5) __maybe_unused bool
-fd_test_check(bool ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		fd_test_passed++;
-		return true;
-	}
-	if (++fd_test_failed <= FD_TEST_REPORTS) {
-		printf("# FAIL %s:%d: ", file, line);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		fflush(stdout);
-	}
-	return false;
-}
-
-/* Count one check; evaluates to its outcome. */
-#define CHECK(cond, ...)						\
-	fd_test_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-
-/* A note for the reader of the log. */
-#define NOTE(...)							\
-	do {								\
-		printf("# " __VA_ARGS__);				\
-		printf("\n");						\
-		fflush(stdout);						\
-	} while (0)
-
-static __maybe_unused int fd_test_summary(void)
-{
-	printf("%lu passed, %lu failed\n", fd_test_passed, fd_test_failed);
-	return fd_test_failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#include "fd_check.h"
 
 /*
  * CPU seconds used so far, for the timing notes: unlike wall time it does

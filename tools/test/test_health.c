@@ -980,5 +980,5 @@ int main(void)
 	test_apt();
 	test_healthy();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

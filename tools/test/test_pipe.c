@@ -5,8 +5,14 @@
  * bits with every extractor; a source that underflows (EAGAIN) or is
  * interrupted (EINTR) mid-roll loses nothing, so the rolls are those of an
  * uninterrupted stream; the startup test discards exactly its bits; the
- * counters add up.
+ * counters add up; fd_pipe_fill() makes the rolls of fd_pipe_roll(); and
+ * fd_pipe_set_sides() keeps the fair bits in flight (the exactness of the
+ * rolls across it is proven in test_batch.c), so that alternating dice
+ * cost their entropy.
  */
+#include <math.h>
+
+#include "fd_names.h"
 #include "fd_pipe.h"
 #include "fd_sim.h"
 #include "fd_test.h"
@@ -69,7 +75,7 @@ static void test_stuck(void)
 	u32 ext;
 	unsigned int i;
 
-	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		for (i = 0; i < 5; i++) {
 			struct src s = { .stuck = i < 3 ? 0 : i - 2 };
 			u64 out;
@@ -115,7 +121,7 @@ static void test_resume(void)
 {
 	u32 ext;
 
-	for (ext = 0; ext < FD_EXTRACTORS; ext++) {
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
 		struct src a = { 0 }, b = { .again_every = 3, .intr_every = 5 };
 		unsigned long errors = 0, same = 0, i;
 		u64 x, y;
@@ -172,9 +178,99 @@ static void test_counters(void)
 	     pipe_a.source_bits / 1e5, pipe_a.sampler.bits / 1e5);
 	CHECK(!fd_pipe_supported(67, FAIRDIE_EXT_DIJKSTRA) &&
 	      fd_pipe_supported(67, FAIRDIE_EXT_VN) &&
-	      !fd_pipe_supported(6, FD_EXTRACTORS) &&
+	      !fd_pipe_supported(6, FD_NR_EXTRACTORS) &&
 	      !fd_pipe_supported(0, FAIRDIE_EXT_VN),
 	      "fd_pipe_supported");
+}
+
+/* fd_pipe_fill() against fd_pipe_roll(), also through EAGAIN and EINTR. */
+static void test_fill(void)
+{
+	static const u64 sides[] = { 1, 2, 6, 37, 100, 255, 256 };
+	static u8 a[30000], b[30000];
+	unsigned int i;
+	u32 ext;
+
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
+		for (i = 0; i < ARRAY_SIZE(sides); i++) {
+			struct src sa = { 0 }, sb = { .again_every = 7,
+						      .intr_every = 11 };
+			u32 na = 0, n, ask;
+			u64 v, seed = i;
+			int err;
+
+			if (!fd_pipe_supported(sides[i], ext))
+				continue;
+			setup(&pipe_a, &sa, sides[i], ext, 7, 10);
+			setup(&pipe_b, &sb, sides[i], ext, 7, 10);
+			for (n = 0; n < sizeof(a); n++) {
+				if (fd_pipe_roll(&pipe_a, &ops, &sa, false, &v))
+					break;
+				a[n] = v;
+			}
+			while (na < sizeof(b)) {
+				ask = 1 + fd_test_below(&seed, 700);
+				if (ask > sizeof(b) - na)
+					ask = sizeof(b) - na;
+				err = fd_pipe_fill(&pipe_b, &ops, &sb, true,
+						   b + na, ask, &n);
+				na += n;
+				if (err && err != -EAGAIN && err != -EINTR)
+					break;
+			}
+			CHECK(na == sizeof(b) && !memcmp(a, b, sizeof(a)) &&
+			      pipe_a.sampler.bits == pipe_b.sampler.bits,
+			      "fill d%llu extractor %u: %u rolls, differ from fd_pipe_roll()",
+			      sides[i], ext, na);
+		}
+	}
+}
+
+/*
+ * Alternating d6 and d100, the die changed before every roll: nothing in
+ * flight is dropped, so each roll costs about its entropy.
+ */
+static void test_mixed(void)
+{
+	static const u64 sides[] = { 6, 100 };
+	u32 ext;
+
+	for (ext = 0; ext < FD_NR_EXTRACTORS; ext++) {
+		struct src s = { 0 };
+		u64 out, bad = 0, sum[2] = { 0 }, src0;
+		u32 pool_before, i, rolls = 200000;
+		double per, limit = (log2(6) + log2(100)) / 2;
+		int err = 0;
+
+		if (ext == FAIRDIE_EXT_DIJKSTRA)
+			continue;
+		setup(&pipe_a, &s, 6, ext, 1, 2);
+		/* Past the startup test. */
+		fd_pipe_roll(&pipe_a, &ops, &s, false, &out);
+		src0 = pipe_a.source_bits;
+		for (i = 0; i < rolls && !err; i++) {
+			pool_before = pipe_a.pool.count;
+			fd_pipe_set_sides(&pipe_a, sides[i % 2]);
+			bad += pipe_a.pool.count != pool_before;
+			err = fd_pipe_roll(&pipe_a, &ops, &s, false, &out);
+			bad += out >= sides[i % 2];
+			sum[i % 2] += out;
+		}
+		per = (double)(pipe_a.source_bits - src0) / rolls;
+		CHECK(!err && !bad, "mixed extractor %u: err %d, %llu bad", ext,
+		      err, bad);
+		/* Loosely: a gross bias in either die would show. */
+		CHECK(fabs(sum[0] / (rolls / 2.0) - 2.5) < 0.05 &&
+		      fabs(sum[1] / (rolls / 2.0) - 49.5) < 1,
+		      "mixed extractor %u: means %.3f %.3f", ext,
+		      sum[0] / (rolls / 2.0), sum[1] / (rolls / 2.0));
+		if (ext == FAIRDIE_EXT_NONE)
+			CHECK(per < limit + 0.03,
+			      "mixed d6/d100 none: %.4f source bits per roll, entropy %.4f",
+			      per, limit);
+		NOTE("mixed d6/d100, %s: %.4f source bits per roll (entropy of the dice %.4f)",
+		     fd_extractor_name(ext), per, limit);
+	}
 }
 
 int main(void)
@@ -183,5 +279,7 @@ int main(void)
 	test_starved();
 	test_resume();
 	test_counters();
-	return fd_test_summary();
+	test_fill();
+	test_mixed();
+	return fd_check_summary();
 }

@@ -213,5 +213,5 @@ int main(void)
 	test_full(&q);
 	test_garbage();
 	free(q.bit);
-	return fd_test_summary();
+	return fd_check_summary();
 }

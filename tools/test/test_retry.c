@@ -261,5 +261,5 @@ int main(void)
 {
 	test_injected();
 	test_rdseed();
-	return fd_test_summary();
+	return fd_check_summary();
 }

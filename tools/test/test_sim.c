@@ -304,5 +304,5 @@ int main(void)
 	test_restart();
 	test_frequency();
 	test_div128();
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -227,5 +227,5 @@ int main(void)
 	test_reference();
 	test_rate();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
-	return fd_test_summary();
+	return fd_check_summary();
 }

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proofs for the sampler's fast paths (driver/fd_sampler.c): division by a
+ * precomputed reciprocal, rolls in batches of sides^k split into digits,
+ * fd_sampler_fill(), and the state kept across a change of sides.
+ *
+ *   recip       fd_recip_div() equals / and % for every divisor 2..2000
+ *               and dividends 0..4999 and the top 5000 of 2^64, around
+ *               every multiple near the top, and random 64-bit divisors
+ *               and dividends; the digit division of fd_sampler_pop()
+ *               (rounded-up reciprocal, no correction) for every n in
+ *               2..300 on x < 2^16 and the top 2^16 below 2^64 / n, and
+ *               for random n up to 2^32 and x < 2^64 / n
+ *   digits      fd_sampler_pop() splits every x < n^k (n^k <= 2^16) into
+ *               k digits in [0, n) that give x back: a bijection from
+ *               [0, n^k) onto [0, n)^k, so the digits of a uniform batch
+ *               are independent uniform rolls
+ *   serial      the batched sampler against a bit-serial reference written
+ *               here with plain 128-bit division, which rolls the batch die
+ *               sides^k one bit at a time: the batched rolls are the
+ *               reference's rolls in base sides, least significant digit
+ *               first, on every bit string of 16 bits (small precisions)
+ *               and on random streams of 2^20 bits at the default
+ *               precision and batch (2^48), for n from 3 to 2^32 - 1
+ *   fill        fd_sampler_fill() makes the same bytes as fd_sampler_roll()
+ *               (powers of two included)
+ *   joint       exhaustive over grouped states, as in test_sampler.c: the
+ *               whole state (z, m, pending digits) after every bit string,
+ *               rolls of alternating sides with fd_sampler_set_sides()
+ *               between them (batched, pending digits folded back), and
+ *               at every depth, for every roll and kept state, each face
+ *               of that roll's die reached by the same number of strings:
+ *               the rolls are independent and uniform across changes of
+ *               sides, at every stopping depth
+ *   switch      random changes among 64-bit, 128-bit, power-of-two and
+ *               one-sided dice at the default precisions: rolls in range,
+ *               valid states, every bit counted
+ */
+#include "fd_test.h"
+#include "fd_sampler.h"
+
+static u64 rng = 0xb47c4;
+
+/* ------------------------------------------------------------------ */
+/* recip                                                               */
+
+static void recip_one(u64 x, u64 d, u64 r, unsigned long *bad)
+{
+	u64 rem, q = fd_recip_div(x, d, r, &rem);
+
+	if (q != x / d || rem != x % d) {
+		if (!*bad)
+			CHECK(false, "recip: %llu / %llu gave %llu rem %llu", x, d,
+			      q, rem);
+		(*bad)++;
+	}
+}
+
+static void test_recip(void)
+{
+	unsigned long bad = 0, bad_pop = 0, tried = 0;
+	u64 d, x, i, q;
+
+	for (d = 2; d <= 2000; d++) {
+		u64 r = fd_recip(d), top = ~0ULL - ~0ULL % d;
+
+		for (x = 0; x < 5000; x++) {
+			recip_one(x, d, r, &bad);
+			recip_one(~0ULL - x, d, r, &bad);
+		}
+		/* Around the multiples of d just below 2^64. */
+		for (i = 0; i < 200 && top >= i * d + 1; i++) {
+			recip_one(top - i * d, d, r, &bad);
+			recip_one(top - i * d - 1, d, r, &bad);
+		}
+		tried += 10000 + 400;
+	}
+	for (i = 0; i < 1000000; i++) {
+		unsigned int sh = fd_test_below(&rng, 63);
+
+		d = (fd_test_rand(&rng) >> sh) | 2;
+		if (i & 1)
+			d &= ~1ULL;
+		recip_one(fd_test_rand(&rng), d, fd_recip(d), &bad);
+		recip_one(d * (fd_test_rand(&rng) % (~0ULL / d + 1)), d,
+			  fd_recip(d), &bad);
+		tried += 2;
+	}
+	CHECK(!bad, "recip: %lu of %lu divisions wrong", bad, tried);
+
+	/* The digit division: every x < 2^64 / n is exact. */
+	for (d = 2; d <= 300; d++) {
+		u64 c = fd_recip_up(d), top = ~0ULL / d, rem;
+
+		for (x = 0; x < 65536; x++) {
+			q = fd_recip_div_small(x, d, c, &rem);
+			bad_pop += q != x / d || rem != x % d;
+			q = fd_recip_div_small(top - x, d, c, &rem);
+			bad_pop += q != (top - x) / d || rem != (top - x) % d;
+		}
+	}
+	for (i = 0; i < 2000000; i++) {
+		u64 rem;
+
+		d = 2 + fd_test_below(&rng, i & 1 ? 1000 : 0xfffffffeULL);
+		if (i % 7 == 0)
+			d = 0xffffffffULL - fd_test_below(&rng, 8);
+		x = fd_test_below(&rng, ~0ULL / d);
+		if (i % 5 == 0)
+			x = ~0ULL / d - fd_test_below(&rng, 1000);
+		q = fd_recip_div_small(x, d, fd_recip_up(d), &rem);
+		bad_pop += q != x / d || rem != x % d;
+	}
+	/* And through fd_sampler_pop() itself. */
+	for (d = 3; d <= 1000; d++) {
+		struct fd_sampler s;
+
+		fd_sampler_init(&s, d, true);
+		for (i = 0; i < 1000; i++) {
+			x = fd_test_below(&rng, s.batch);
+			s.digits = x;
+			s.ndigits = 1;
+			bad_pop += fd_sampler_pop(&s) != x % d || s.digits != x / d;
+		}
+	}
+	CHECK(!bad_pop, "recip: %lu digit divisions wrong", bad_pop);
+	NOTE("recip: %lu divisions by reciprocal and 42 million digit divisions checked",
+	     tried);
+}
+
+/* ------------------------------------------------------------------ */
+/* digits                                                              */
+
+static void test_digits_bijection(void)
+{
+	unsigned long checked = 0;
+	u64 n;
+
+	for (n = 2; n <= 256; n++) {
+		struct fd_sampler s;
+		u64 b, x;
+		unsigned int k, i;
+
+		fd_sampler_init_batch(&s, n, 63, 0);
+		for (k = 1, b = n; b * n <= 65536; k++)
+			b *= n;
+		/* Distinct x give distinct digit tuples: x comes back. */
+		for (x = 0; x < b; x++) {
+			u64 back = 0, pw = 1, d;
+
+			s.digits = x;
+			s.ndigits = k;
+			for (i = 0; i < k; i++) {
+				d = fd_sampler_pop(&s);
+				if (d >= n)
+					break;
+				back += d * pw;
+				pw *= n;
+			}
+			if (i != k || back != x || s.digits || s.ndigits) {
+				CHECK(false, "digits n = %llu k = %u: %llu does not split",
+				      n, k, x);
+				return;
+			}
+			checked++;
+		}
+	}
+	CHECK(checked, "digits: nothing checked");
+	NOTE("digits: %lu batches split into digits and back", checked);
+}
+
+/* ------------------------------------------------------------------ */
+/* serial: the batched sampler against a bit-serial reference          */
+
+/* The reference: recycling, one bit at a time, plain division. */
+struct ref {
+	fd_u128 z, m, target;
+	u64 n;
+};
+
+static void ref_init(struct ref *r, u64 n, unsigned int precision)
+{
+	r->z = 0;
+	r->m = 1;
+	r->target = (fd_u128)1 << precision;
+	r->n = n;
+}
+
+/* Feed one bit; true and *out when a roll completes (then call again). */
+static bool ref_bit(struct ref *r, int bit, u64 *out)
+{
+	if (bit >= 0 && r->m < r->target) {
+		r->z += r->m * (unsigned int)bit;
+		r->m *= 2;
+	}
+	while (r->m >= r->target) {
+		fd_u128 q = r->m / r->n;
+
+		if (r->z < q * r->n) {
+			*out = r->z % r->n;
+			r->z /= r->n;
+			r->m = q;
+			return true;
+		}
+		r->z -= q * r->n;
+		r->m -= q * r->n;
+	}
+	return false;
+}
+
+/* The batch die of fd_sampler_init_batch(). */
+static u64 batch_die(u64 n, unsigned int bits, unsigned int *k)
+{
+	u64 b = n;
+
+	*k = 1;
+	if (!bits || !(n & (n - 1)))
+		return n;
+	while (b <= (1ULL << bits) / n) {
+		b *= n;
+		(*k)++;
+	}
+	return b;
+}
+
+/*
+ * Roll from the @len bits of @bits (bit i of the stream is bit i % 64 of
+ * bits[i / 64]) with both; compare everything both made.
+ */
+static bool serial_one(u64 n, unsigned int precision, unsigned int bbits,
+		       const u64 *bits, u64 len, unsigned long *rolls)
+{
+	static struct fd_pool pool;
+	static u64 want[1 << 16];
+	struct fd_sampler s;
+	struct ref r;
+	unsigned int k, i;
+	u64 b = batch_die(n, bbits, &k), v, nwant = 0, got = 0, pos;
+
+	fd_sampler_init_batch(&s, n, precision, bbits);
+	ref_init(&r, b, precision);
+	fd_pool_clear(&pool);
+	for (pos = 0; pos < len; pos++) {
+		int bit = (bits[pos / 64] >> (pos % 64)) & 1;
+		bool first = true;
+
+		/* Room for a batch of up to 64 digits. */
+		if (nwant + 64 > ARRAY_SIZE(want)) {
+			memmove(want, want + got, (nwant - got) * sizeof(*want));
+			nwant -= got;
+			got = 0;
+		}
+
+		while (ref_bit(&r, first ? bit : -1, &v)) {
+			for (i = 0; i < k; i++) {
+				want[nwant++] = v % n;
+				v /= n;
+			}
+			first = false;
+		}
+		fd_pool_put(&pool, bit, 1);
+		while (got < nwant && fd_sampler_roll(&s, &pool, &v)) {
+			(*rolls)++;
+			if (v != want[got])
+				return CHECK(false, "serial n = %llu P = %u B = %u: roll %llu is %llu, reference %llu",
+					     n, precision, bbits, got, v, want[got]);
+			got++;
+		}
+		if (got == nwant && fd_sampler_roll(&s, &pool, &v))
+			return CHECK(false, "serial n = %llu P = %u B = %u: a roll the reference has not made",
+				     n, precision, bbits);
+	}
+	if (got != nwant || s.bits != len - pool.count)
+		return CHECK(false, "serial n = %llu: %llu rolls of %llu, bits %llu of %llu",
+			     n, got, nwant, s.bits, len);
+	return true;
+}
+
+static void test_serial(void)
+{
+	static const u64 big[] = {
+		3, 5, 6, 7, 10, 37, 100, 255, 1000, 65537, (1ULL << 31) + 1,
+		4294967291ULL, 0xffffffffULL,
+	};
+	static u64 stream[(1 << 20) / 64];
+	unsigned long rolls = 0, strings = 0;
+	unsigned int i, p, bb;
+	u64 n, x;
+
+	/* Every string of 16 bits, small precisions and batches. */
+	for (n = 3; n <= 40; n++) {
+		if (!(n & (n - 1)))
+			continue;
+		for (p = fls64(n) + 1; p <= fls64(n) + 4; p++) {
+			for (bb = fls64(n); bb <= p && bb <= 12; bb += 2) {
+				for (x = 0; x < 65536; x++) {
+					u64 w = x;
+
+					if (!serial_one(n, p, bb, &w, 16, &rolls))
+						return;
+					strings++;
+				}
+			}
+		}
+	}
+	CHECK(strings, "serial: nothing checked");
+	NOTE("serial: %lu strings of 16 bits, %lu rolls, all equal to the reference",
+	     strings, rolls);
+	/* Random long streams at the defaults. */
+	for (i = 0; i < ARRAY_SIZE(big); i++) {
+		for (x = 0; x < ARRAY_SIZE(stream); x++)
+			stream[x] = fd_test_rand(&rng);
+		rolls = 0;
+		if (!serial_one(big[i], 63, FD_SAMPLER_BATCH_BITS, stream,
+				64 * ARRAY_SIZE(stream), &rolls))
+			return;
+		CHECK(rolls > (1 << 20) / 64, "serial n = %llu: %lu rolls",
+		      big[i], rolls);
+		NOTE("serial: n = %llu: %lu rolls from 2^20 bits equal to the reference",
+		     big[i], rolls);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* fill                                                                */
+
+/* Word @i of a fixed stream. */
+static u64 fill_word(u64 i)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL * (i + 1);
+
+	return fd_test_rand(&x);
+}
+
+static void test_fill(void)
+{
+	static const u64 ns[] = { 2, 3, 4, 6, 7, 8, 10, 16, 37, 100, 128, 129,
+				  255, 256 };
+	static struct fd_pool pa, pb;
+	static u8 a[200000], b[200000];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		struct fd_sampler sa, sb;
+		u64 wa = 0, wb = 0, v;
+		u32 na = 0, nb = 0, ask, got;
+
+		fd_sampler_init(&sa, ns[i], true);
+		fd_sampler_init(&sb, ns[i], true);
+		fd_pool_clear(&pa);
+		fd_pool_clear(&pb);
+		/* Random sizes asked; a word added whenever the pool ran dry. */
+		while (na < sizeof(a)) {
+			ask = 1 + fd_test_below(&rng, 300);
+			if (ask > sizeof(a) - na)
+				ask = sizeof(a) - na;
+			got = fd_sampler_fill(&sa, &pa, a + na, ask);
+			na += got;
+			if (got < ask)
+				fd_pool_put(&pa, fill_word(wa++), 64);
+		}
+		while (nb < sizeof(b)) {
+			if (fd_sampler_roll(&sb, &pb, &v))
+				b[nb++] = v;
+			else
+				fd_pool_put(&pb, fill_word(wb++), 64);
+		}
+		CHECK(!memcmp(a, b, sizeof(a)) && sa.bits == sb.bits,
+		      "fill n = %llu: fd_sampler_fill() and fd_sampler_roll() differ",
+		      ns[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* joint: rolls across changes of sides, exhaustively                  */
+
+/* A live state: the whole sampler, the roll it is on, and its weight. */
+struct jnode {
+	struct fd_sampler s;
+	u32 stage;
+	u64 count;
+};
+
+/* A completed roll: its stage and face, the state it left, the weight. */
+struct jacc {
+	u32 stage;
+	u64 face;
+	u64 z, m, digits;
+	u32 ndigits;
+	u64 count;
+};
+
+static int jkey_cmp(u32 sa, const struct fd_sampler *a, u32 sb,
+		    const struct fd_sampler *b)
+{
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	if (a->z != b->z)
+		return a->z < b->z ? -1 : 1;
+	if (a->m != b->m)
+		return a->m < b->m ? -1 : 1;
+	if (a->digits != b->digits)
+		return a->digits < b->digits ? -1 : 1;
+	if (a->ndigits != b->ndigits)
+		return a->ndigits < b->ndigits ? -1 : 1;
+	return 0;
+}
+
+static int jnode_cmp(const void *pa, const void *pb)
+{
+	const struct jnode *a = pa, *b = pb;
+
+	return jkey_cmp(a->stage, &a->s, b->stage, &b->s);
+}
+
+static int jacc_cmp(const void *pa, const void *pb)
+{
+	const struct jacc *a = pa, *b = pb;
+
+	if (a->stage != b->stage)
+		return a->stage < b->stage ? -1 : 1;
+	if (a->z != b->z)
+		return a->z < b->z ? -1 : 1;
+	if (a->m != b->m)
+		return a->m < b->m ? -1 : 1;
+	if (a->digits != b->digits)
+		return a->digits < b->digits ? -1 : 1;
+	if (a->ndigits != b->ndigits)
+		return a->ndigits < b->ndigits ? -1 : 1;
+	if (a->face != b->face)
+		return a->face < b->face ? -1 : 1;
+	return 0;
+}
+
+struct jrun {
+	const u64 *sides;	/* die of roll r: sides[r % nsides] */
+	unsigned int nsides, rolls, depth;
+	struct jnode *cur, *next;
+	size_t ncur, nnext, capcur, cap;
+	struct jacc *acc;
+	size_t nacc, capacc;
+	u64 done;		/* weight of strings that made every roll */
+	bool ok;
+};
+
+static void *jgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	*cap = need * 2;
+	p = realloc(p, *cap * size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void jrecord(struct jrun *j, u32 stage, u64 face,
+		    const struct fd_sampler *s, u64 count)
+{
+	struct jacc *a;
+
+	j->acc = jgrow(j->acc, &j->capacc, j->nacc + 1, sizeof(*j->acc));
+	a = &j->acc[j->nacc++];
+	a->stage = stage;
+	a->face = face;
+	a->z = s->z;
+	a->m = s->m;
+	a->digits = s->digits;
+	a->ndigits = s->ndigits;
+	a->count = count;
+}
+
+/* Feed bit @x to node @v: rolls go to the record, the state to next. */
+static void jstep(struct jrun *j, const struct jnode *v, int x)
+{
+	static struct fd_pool pool;
+	struct fd_sampler s = v->s;
+	u32 stage = v->stage;
+	u64 out;
+
+	fd_pool_clear(&pool);
+	fd_pool_put(&pool, x, 1);
+	while (fd_sampler_roll(&s, &pool, &out)) {
+		if (out >= j->sides[stage % j->nsides]) {
+			j->ok = CHECK(false, "joint: face %llu of a d%llu", out,
+				      j->sides[stage % j->nsides]);
+			return;
+		}
+		jrecord(j, stage, out, &s, v->count);
+		if (++stage == j->rolls) {
+			j->done += v->count;
+			return;
+		}
+		fd_sampler_set_sides(&s, j->sides[stage % j->nsides]);
+	}
+	if (pool.count || s.z >= s.m) {
+		j->ok = CHECK(false, "joint: a bit left in the pool or a bad state");
+		return;
+	}
+	s.bits = 0;
+	j->next = jgrow(j->next, &j->cap, j->nnext + 1, sizeof(*j->next));
+	j->next[j->nnext].s = s;
+	j->next[j->nnext].stage = stage;
+	j->next[j->nnext++].count = v->count;
+}
+
+/* Every face of the roll's die once per (stage, kept state), same weight. */
+static void jcheck(struct jrun *j)
+{
+	size_t i, e, k;
+
+	if (!j->nacc)
+		return;
+	qsort(j->acc, j->nacc, sizeof(*j->acc), jacc_cmp);
+	for (i = 0, k = 0; i < j->nacc; i++) {
+		if (k && !jacc_cmp(&j->acc[k - 1], &j->acc[i]))
+			j->acc[k - 1].count += j->acc[i].count;
+		else
+			j->acc[k++] = j->acc[i];
+	}
+	j->nacc = k;
+	for (i = 0; i < j->nacc; i = e) {
+		u64 n = j->sides[j->acc[i].stage % j->nsides];
+
+		for (e = i; e < j->nacc && j->acc[e].stage == j->acc[i].stage &&
+		     j->acc[e].z == j->acc[i].z && j->acc[e].m == j->acc[i].m &&
+		     j->acc[e].digits == j->acc[i].digits &&
+		     j->acc[e].ndigits == j->acc[i].ndigits; e++)
+			if (j->acc[e].face != e - i ||
+			    j->acc[e].count != j->acc[i].count)
+				break;
+		if (e - i != n) {
+			j->ok = CHECK(false, "joint: depth %u roll %u (d%llu): kept state (%llu, %llu, %llu/%u) reached by %zu faces or unequal weights",
+				      j->depth, j->acc[i].stage + 1, n, j->acc[i].z,
+				      j->acc[i].m, j->acc[i].digits,
+				      j->acc[i].ndigits, e - i);
+			return;
+		}
+	}
+	j->nacc = 0;
+}
+
+static void joint_run(const u64 *sides, unsigned int nsides,
+		      unsigned int rolls, unsigned int precision,
+		      unsigned int bbits, unsigned int max_depth)
+{
+	struct jrun j = { .sides = sides, .nsides = nsides, .rolls = rolls,
+			  .ok = true };
+	size_t i, k, peak = 0;
+	struct jnode *t;
+
+	j.cur = jgrow(NULL, &j.capcur, 1, sizeof(*j.cur));
+	fd_sampler_init_batch(&j.cur[0].s, sides[0], precision, bbits);
+	j.cur[0].stage = 0;
+	j.cur[0].count = 1;
+	j.ncur = 1;
+	for (j.depth = 1; j.depth <= max_depth && j.ok && j.ncur; j.depth++) {
+		size_t c;
+
+		j.nnext = 0;
+		for (i = 0; i < j.ncur && j.ok; i++) {
+			jstep(&j, &j.cur[i], 0);
+			jstep(&j, &j.cur[i], 1);
+		}
+		if (!j.ok)
+			break;
+		jcheck(&j);
+		qsort(j.next, j.nnext, sizeof(*j.next), jnode_cmp);
+		for (i = 0, k = 0; i < j.nnext; i++) {
+			if (k && !jnode_cmp(&j.next[k - 1], &j.next[i]))
+				j.next[k - 1].count += j.next[i].count;
+			else
+				j.next[k++] = j.next[i];
+		}
+		j.nnext = k;
+		if (k > peak)
+			peak = k;
+		t = j.cur;
+		j.cur = j.next;
+		j.next = t;
+		c = j.capcur;
+		j.capcur = j.cap;
+		j.cap = c;
+		j.ncur = j.nnext;
+	}
+	if (j.ok)
+		CHECK(j.done > 0, "joint: no string made all %u rolls", rolls);
+	NOTE("joint: d%llu/d%llu%s: %u rolls, P = %u, batch 2^%u: exact to depth %u, %zu states at most, %.6f of the mass made every roll",
+	     sides[0], sides[1 % nsides], nsides > 2 ? "/..." : "", rolls,
+	     precision, bbits, j.depth - 1, peak,
+	     j.done / (double)(1ULL << (j.depth - 1)));
+	free(j.cur);
+	free(j.next);
+	free(j.acc);
+}
+
+static void test_joint(void)
+{
+	static const u64 d6d100[] = { 6, 100 };
+	static const u64 d3d5[] = { 3, 5 };
+	static const u64 d10d7[] = { 10, 7 };
+	static const u64 mix[] = { 3, 2, 1, 6, 2, 5 };
+
+	joint_run(d6d100, 2, 4, 9, 6, 26);
+	joint_run(d6d100, 2, 4, 12, 12, 24);
+	joint_run(d3d5, 2, 5, 7, 5, 26);
+	joint_run(d10d7, 2, 4, 9, 7, 26);
+	joint_run(mix, 6, 6, 8, 5, 26);
+}
+
+/*
+ * Changes of sides across every kind of die at the default precisions: the
+ * 64-bit batched state, powers of two, one side, and the 128-bit state
+ * (and back to 64 bits once it fits): rolls in range, the state valid,
+ * every bit taken counted, and no roll stuck.
+ */
+static void test_switch_widths(void)
+{
+	static const u64 sides[] = {
+		6, 0xffffffffffffffffULL, 100, (1ULL << 33) + 1, 1, 4294967291ULL,
+		256, (1ULL << 63) + 1, 3, 1ULL << 40, 37,
+	};
+	static struct fd_pool pool;
+	unsigned long bad = 0, stuck = 0, i, put = 0;
+	struct fd_sampler s;
+	u64 v, seed = 77;
+
+	fd_sampler_init(&s, sides[0], true);
+	fd_pool_clear(&pool);
+	for (i = 0; i < 300000; i++) {
+		u64 n = sides[fd_test_below(&seed, ARRAY_SIZE(sides))];
+		unsigned int refills = 0;
+
+		fd_sampler_set_sides(&s, n);
+		while (!fd_sampler_roll(&s, &pool, &v)) {
+			if (++refills > 64) {
+				stuck++;
+				break;
+			}
+			fd_pool_put(&pool, fd_test_rand(&seed), 64);
+			put += 64;
+		}
+		bad += v >= n || s.z >= s.m || (!s.large && (s.m >> 64));
+	}
+	CHECK(!bad && !stuck && s.bits == put - pool.count,
+	      "switch: %lu bad rolls or states, %lu stuck, bits %llu of %lu",
+	      bad, stuck, s.bits, put - pool.count);
+}
+
+int main(void)
+{
+	double t0 = fd_test_now();
+
+	test_recip();
+	test_digits_bijection();
+	test_serial();
+	test_fill();
+	test_joint();
+	test_switch_widths();
+	NOTE("%.1f cpu s", fd_test_now() - t0);
+	return fd_check_summary();
+}
