@@ -13,6 +13,7 @@
  * See fairdie_test.h for what the programs have in common.
  */
 #include <pthread.h>
+#include <sys/mount.h>
 #include <sys/random.h>
 
 #include "fairdie_test.h"
@@ -459,6 +460,64 @@ TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
 	ASSERT_EQ(1, poll(&pfd, 1, 120000));
 	ASSERT_NE(0, pfd.revents & POLLIN);
 	pthread_join(t, NULL);
+	close(nb);
+}
+
+/* A knob of the fault-injection build (FAIRDIE_FAULT=1), see fault.c. */
+static int fault_knob(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/fairdie/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
+/*
+ * After a non-blocking read met an underflowing RDSEED or RDRAND, poll()
+ * says not readable at once, and wakes its caller a tick later.
+ */
+TEST_F_TIMEOUT(stream, poll_after_underflow, 60)
+{
+	struct pollfd pfd;
+	struct stat st;
+	char buf[64];
+	__u32 src;
+	int nb, r;
+
+	if (has_src(&self->info, FAIRDIE_SRC_RDRAND))
+		src = FAIRDIE_SRC_RDRAND;
+	else if (has_src(&self->info, FAIRDIE_SRC_RDSEED))
+		src = FAIRDIE_SRC_RDSEED;
+	else
+		SKIP(return, "no hardware source on this CPU");
+	if (stat("/sys/kernel/debug/fairdie", &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (stat("/sys/kernel/debug/fairdie", &st))
+		SKIP(return, "module built without FAIRDIE_FAULT=1");
+
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE));
+	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_SOURCE, src));
+	ASSERT_EQ(0, fault_knob("underflow_ms", "10000"));
+	r = read(nb, buf, sizeof(buf));
+	ASSERT_EQ(-1, r);
+	ASSERT_EQ(EAGAIN, errno);
+	/* Not readable now, and a waiting poll() is woken within a second. */
+	ASSERT_EQ(0, poll_events(nb) & POLLIN);
+	pfd = (struct pollfd){ .fd = nb, .events = POLLIN };
+	r = poll(&pfd, 1, 1000);
+	ASSERT_EQ(0, fault_knob("underflow_ms", "0"));
+	ASSERT_EQ(1, r);
+	ASSERT_NE(0, pfd.revents & POLLIN);
+	ASSERT_EQ((ssize_t)sizeof(buf), read(nb, buf, sizeof(buf)));
 	close(nb);
 }
 
