@@ -296,6 +296,18 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		room = min(room, want) / f->width * f->width;
 		err = fairdie_stage_words(f, nonblock, room, &made);
 	}
+	/* Dice of up to 256 sides: a batch at a time, the same rolls. */
+	if (!err && f->format == FAIRDIE_FMT_BINARY && f->width == 1 &&
+	    f->stage_len < room) {
+		u32 n;
+
+		err = fd_pipe_fill(&f->pipe, &fairdie_source_ops, f, nonblock,
+				   f->stage + f->stage_len,
+				   room - f->stage_len, &n);
+		err = fairdie_check_health(f, err);
+		f->stage_len += n;
+		made += n;
+	}
 	while (!err && f->stage_len < room) {
 		/* A text line needs up to 21 bytes, and scnprintf() a NUL. */
 		if (f->format == FAIRDIE_FMT_TEXT &&
