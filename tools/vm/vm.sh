@@ -10,8 +10,10 @@ set -u
 readonly EX_DIED=121 EX_MODULE=122 EX_KLOG=123 EX_TIMEOUT=124 EX_SETUP=125
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$TOP/.build/vm
-# Kernel log reports that fail a run (taint notices do not).
-BAD_RE='WARNING:|BUG:|Oops|general protection fault|Call Trace|KASAN|UBSAN|lockdep'
+QEMU_DIR=$("$TOP/tools/scripts/qemu.sh" path)
+# Kernel log reports that fail a run (lockdep's start with WARNING: or BUG:;
+# its banner and taint notices do not count).
+BAD_RE='WARNING:|BUG:|Oops|general protection fault|Call Trace|KASAN|UBSAN'
 BAD_RE+='|kernel BUG|list_(add|del) corruption|refcount_t|possible recursive locking'
 BAD_RE+='|circular locking|Kernel panic|blocked for more than|stack-protector|double fault'
 
@@ -33,9 +35,7 @@ usage() {
 Usage: $0 --kernel BZIMAGE [OPTIONS] [--] [CMD...]
 
 Boot BZIMAGE under QEMU, insmod the modules, run CMD with "sh -c" in the
-guest's /root, print its output and exit with its status, or with
-121 (guest died), 122 (insmod failed), 123 (kernel log has a report),
-124 (timeout) or 125 (setup failed).
+guest's /root; exit with its status or 121-125 (see tools/vm/README).
 
   --kernel BZIMAGE      the kernel to boot (required)
   --module KO           insmod KO, built for that kernel (repeatable)
@@ -192,21 +192,18 @@ stage_files() {
 	rm -rf "$run/root"
 }
 
-# Boot; stream CMD's output (ttyS1) while the guest runs.  Once the guest
-# has reported everything ("@@vm done" on ttyS2), QEMU is stopped if it has
-# not powered off by itself (a kernel without ACPI halts instead).
+# Boot image $1; stream CMD's output (ttyS1) while the guest runs.  Once
+# the guest has reported everything ("@@vm done" on ttyS2), QEMU is stopped
+# if it has not powered off by itself (a kernel without ACPI halts instead).
 run_vm() {
-	local qdir
-
-	qdir=$("$TOP/tools/scripts/qemu.sh" path)
-	"$TOP/tools/scripts/qemu.sh" check || die "no QEMU 10 in $qdir: run 'make deps'"
+	"$TOP/tools/scripts/qemu.sh" check || die "no QEMU 10 in $QEMU_DIR: run 'make deps'"
 	touch "$run/console" "$run/output" "$run/status"
 	# shellcheck disable=SC2086 # $qemu_args: one word per argument
-	timeout -k 5 "$timeout" "$qdir/usr/bin/qemu-system-x86_64" \
-		-L "$qdir/usr/share/qemu" -L "$qdir/usr/share/seabios" \
+	timeout -k 5 "$timeout" "$QEMU_DIR/usr/bin/qemu-system-x86_64" \
+		-L "$QEMU_DIR/usr/share/qemu" -L "$QEMU_DIR/usr/share/seabios" \
 		-accel tcg -cpu max -smp 2 -m "$mem" -nodefaults -no-user-config \
 		-display none -monitor none -no-reboot \
-		-kernel "$(boot_image)" -initrd "$run/initrd" -append \
+		-kernel "$1" -initrd "$run/initrd" -append \
 		"console=ttyS0 rdinit=/init panic=-1 log_buf_len=16M 8250.nr_uarts=4 $append" \
 		-chardev file,id=s0,path="$run/console" -serial chardev:s0 \
 		-chardev file,id=s1,path="$run/output" -serial chardev:s1 \
@@ -254,7 +251,6 @@ st() {
 report() {
 	local rc
 
-	tr -d '\r' <"$run/status" >"$run/status.txt" && mv "$run/status.txt" "$run/status"
 	sed -n '/^@@vm dmesg-begin$/,/^@@vm dmesg-end$/{//!p}' "$run/status" >"$run/dmesg"
 	if ! grep -qx '@@vm done' "$run/status"; then
 		if [ $qrc = 124 ] || [ $qrc = 137 ]; then
@@ -291,7 +287,6 @@ cleanup() {
 	local code=$?
 
 	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
-	[ -n "$run" ] || return
 	if [ "$code" -ge "$EX_DIED" ] && [ "$code" != "$EX_SETUP" ]; then
 		rm -f "$run/initrd"
 		echo "vm.sh: logs kept in $run" >&2
@@ -310,12 +305,19 @@ main() {
 	trap cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
-	trap '' PIPE
 	set -f
 	stage_modules
 	set +f
 	stage_files
-	run_vm
+	image=$(boot_image)
+	run_vm "$image"
+	# A vmlinux whose PVH entry fails (with KASAN) dies before its first
+	# console line: boot the bzImage instead, now and from now on.
+	if [ ! -s "$run/console" ] && [ "$qrc" != 124 ] && [ "$image" != "$kernel" ] &&
+	   [ ! -L "$image" ]; then
+		echo "vm.sh: $image did not start; booting $kernel" >&2
+		ln -sf "$kernel" "$image" && run_vm "$kernel"
+	fi
 	report
 }
 
