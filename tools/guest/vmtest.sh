@@ -12,7 +12,7 @@
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused
 # "vmtest.sh no-rdseed" is make vmtest's second run, on a CPU without RDSEED
-# (see no_rdseed below).  Every step prints its figures; the last line is
+# and with a CRNG not initialised yet (see below).  Every step prints its figures; the last line is
 # "N passed, N failed" and the exit status is 0 only if all passed.
 set -u
 
@@ -138,7 +138,23 @@ no_rdseed() {
 	insmod /root/fairdie.ko
 }
 
+# The no-rdseed run boots with random.trust_cpu=off random.trust_bootloader=off,
+# so the CRNG is not initialised yet when this runs first: the CRNG source
+# must fail non-blocking reads with EAGAIN, poll() must not say readable,
+# and a blocking read must wait (fairdie_stream_test's first case).
+crng_not_ready() {
+	out=$(fairdie_stream_test 2>&1)
+	rc=$?
+	echo "$out"
+	if ! echo "$out" | grep -q 'CRNG not ready'; then
+		echo "the CRNG was ready already: the wait was not tested"
+		return 1
+	fi
+	return $rc
+}
+
 if [ "${1:-}" = no-rdseed ]; then
+	step crng-not-ready crng_not_ready
 	step no-rdseed no_rdseed
 	step fairdie_source_test-no-rdseed fairdie_source_test
 	step tool-no-rdseed sh /root/test_vm.sh
