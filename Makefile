@@ -114,6 +114,8 @@ vmtest: vm-module tools
 # failures it injects are expected; guest.sh fails on any other.
 ifeq ($(KVER),debug)
 DEBUGK_VM_ARGS = --append no_hash_pointers
+# Its PVH entry does not boot (KASAN): the VM boots the bzImage.
+export VM_BZIMAGE = 1
 DEBUGK_TEST_ARGS = --klog-ignore 'Call Trace:' \
 	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
 DEBUGK_WRAP = FAIRDIE_PARAMS=hwrng=rdseed sh /root/guest.sh
