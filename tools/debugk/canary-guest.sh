@@ -36,10 +36,12 @@ fi
 
 # The others: the report's headline in the kernel log, which vm.sh fails
 # the run on.
-for b in oob:'BUG: KASAN: slab-out-of-bounds' \
-	 shift:'UBSAN: shift-out-of-bounds' \
+# Lockdep first: it turns itself off after any report that makes it
+# unreliable, such as KASAN's.
+for b in abba:'possible circular locking dependency detected' \
 	 sleep:'BUG: sleeping function called from invalid context' \
-	 abba:'possible circular locking dependency detected'; do
+	 shift:'UBSAN: shift-out-of-bounds' \
+	 oob:'BUG: KASAN: slab-out-of-bounds'; do
 	name=${b%%:*}
 	want=${b#*:}
 	insmod /root/fdbug.ko bug="$name" && rmmod fdbug

@@ -20,8 +20,9 @@ make -s -C "$kdir" M="$mod" modules
 
 log=$top/.build/debugk/canary.log
 set +e
-"$top/tools/vm/vm.sh" --kernel "$kdir/arch/x86/boot/bzImage" --mem 1G \
+VM_BZIMAGE=1 "$top/tools/vm/vm.sh" --kernel "$kdir/arch/x86/boot/bzImage" --mem 3G \
 	--timeout "${VM_TIMEOUT:-900}" --append no_hash_pointers \
+	--klog-ignore 'RCU lockdep checking is enabled' \
 	--file "$mod/fdbug.ko" --file "$here/guest.sh" \
 	--file "$here/canary-guest.sh" -- sh /root/canary-guest.sh >"$log" 2>&1
 rc=$?

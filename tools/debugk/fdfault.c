@@ -238,14 +238,20 @@ static void sweep_op(int nth_fd, const struct op *op)
 	check_works(op->name);
 }
 
+/* finit_module() of an open .ko: 0 or -errno. */
+static int load_fd(int fd, const char *params)
+{
+	return syscall(SYS_finit_module, fd, params, 0) < 0 ? -errno : 0;
+}
+
+/* The same, opening the file first: nothing armed may fail the open. */
 static int load(const char *ko, const char *params)
 {
 	int fd = xopen(ko, O_RDONLY | O_CLOEXEC);
-	int r = syscall(SYS_finit_module, fd, params, 0);
-	int e = errno;
+	int r = load_fd(fd, params);
 
 	close(fd);
-	return r < 0 ? -e : 0;
+	return r;
 }
 
 static void unload(void)
@@ -260,9 +266,12 @@ static void sweep_load(int nth_fd, const char *ko, const char *params)
 	int r, injected;
 
 	for (n = 1; n <= MAX_NTH; n++) {
+		int fd = xopen(ko, O_RDONLY | O_CLOEXEC);
+
 		arm(nth_fd, n);
-		r = load(ko, params);
+		r = load_fd(fd, params);
 		injected = disarm(nth_fd);
+		close(fd);
 		if (r == 0)
 			unload();
 		else if (r == -ENOMEM)
@@ -306,9 +315,11 @@ static void storm(const char *ko, const char *params)
 	close(fd);
 	check_works("storm");
 	unload();
+	fd = xopen(ko, O_RDONLY | O_CLOEXEC);
 	make_it_fail(mif, 1);
-	r = load(ko, params);
+	r = load_fd(fd, params);
 	make_it_fail(mif, 0);
+	close(fd);
 	if (r != -ENOMEM)
 		bad("%s: load gave %d, want -ENOMEM", __func__, r);
 	r = load(ko, params);
