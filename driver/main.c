@@ -274,6 +274,7 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 		f->stage_len += sizeof(w);
 		*made += sizeof(w) / f->width;
 	}
+	memzero_explicit(&w, sizeof(w));
 	return 0;
 }
 
@@ -530,6 +531,8 @@ static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 	struct fairdie_file *f = file->private_data;
 
 	poll_wait(file, &f->wait, wait);
+	/* Pairs with the barrier of wq_has_sleeper() in fairdie_unlock(). */
+	smp_mb();
 	if (READ_ONCE(f->failed))
 		return EPOLLERR;
 	if (READ_ONCE(f->source) == FAIRDIE_SRC_CRNG && !rng_is_initialized()) {
