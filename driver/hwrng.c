@@ -123,8 +123,12 @@ out_unlock:
 	mutex_unlock(&h->lock);
 	if (done)
 		return done;
-	/* Without wait, "nothing now" is not an error. */
-	return err == -EAGAIN ? 0 : err;
+	/*
+	 * Without wait, "nothing now" is not an error. A signal is the core's
+	 * to report: given nothing, it checks signal_pending() itself and
+	 * restarts the read() when the handler asks for it (-ERESTARTSYS).
+	 */
+	return err == -EAGAIN || err == -EINTR ? 0 : err;
 }
 
 /**
@@ -169,7 +173,8 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 	err = hwrng_register(&h->rng);
 	if (err) {
 		mutex_destroy(&h->lock);
-		kfree(h);
+		/* The core may have read early randomness already. */
+		kfree_sensitive(h);
 		return err;
 	}
 	fairdie_hwrng = h;
