@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/hw_random.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
@@ -181,12 +182,20 @@ static void fairdie_hw_relax(void *ctx)
 	cpu_relax();
 }
 
-/* A file's reader sleeps interruptibly: a signal ends its wait. */
+/*
+ * A file's reader sleeps interruptibly: a signal ends its wait. Not
+ * usleep_range_state(), which sleeps again after a signal until its time
+ * is up, and so spins while the signal is pending.
+ */
 static int fairdie_hw_nap(void *ctx)
 {
-	if (!signal_pending(current))
-		usleep_range_state(FD_HW_NAP_US, 2 * FD_HW_NAP_US,
-				   TASK_INTERRUPTIBLE);
+	ktime_t nap = ns_to_ktime(FD_HW_NAP_US * NSEC_PER_USEC);
+
+	if (!signal_pending(current)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout_range(&nap, FD_HW_NAP_US * NSEC_PER_USEC,
+					 HRTIMER_MODE_REL);
+	}
 	return signal_pending(current) ? -EINTR : 0;
 }
 
