@@ -19,8 +19,28 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#include <asm/processor.h>
+#endif
 
 #define FD_WARN_ON(cond)	WARN_ON_ONCE(cond)
+
+/*
+ * Whether PEXT is there and fast: AMD and Hygon before family 0x19 (Zen 3)
+ * run it in microcode, tens to hundreds of cycles.
+ */
+static inline bool fd_fast_pext(void)
+{
+#ifdef CONFIG_X86_64
+	return boot_cpu_has(X86_FEATURE_BMI2) &&
+	       ((boot_cpu_data.x86_vendor != X86_VENDOR_AMD &&
+		 boot_cpu_data.x86_vendor != X86_VENDOR_HYGON) ||
+		boot_cpu_data.x86 >= 0x19);
+#else
+	return false;
+#endif
+}
 
 #else /* userspace */
 
@@ -64,7 +84,59 @@ static inline unsigned int hweight64(u64 x)
 	return __builtin_popcountll(x);
 }
 
+#ifdef __x86_64__
+#include <cpuid.h>
+#endif
+
+/*
+ * Whether fd_fast_pext() says yes: -1 until first asked; tests set it to 0
+ * or 1 to take either path. Defined in fd_peres.c, its only user.
+ */
+extern int fd_shim_pext;
+
+/* As in the kernel: PEXT there and not microcoded (AMD before Zen 3). */
+static inline bool fd_fast_pext(void)
+{
+	if (unlikely(fd_shim_pext < 0)) {
+		unsigned int a = 0, b = 0, c = 0, d = 0, fam, amd;
+
+		fd_shim_pext = 0;
+#ifdef __x86_64__
+		if (__get_cpuid_max(0, NULL) < 7)
+			return false;
+		__cpuid(0, a, b, c, d);
+		/* "AuthenticAMD" and "HygonGenuine" */
+		amd = b == 0x68747541 || b == 0x6f677948;
+		__cpuid(1, a, b, c, d);
+		fam = (a >> 8) & 0xf;
+		if (fam == 0xf)
+			fam += (a >> 20) & 0xff;
+		__cpuid_count(7, 0, a, b, c, d);
+		fd_shim_pext = (b >> 8) & 1 && (!amd || fam >= 0x19);
+#endif
+	}
+	return fd_shim_pext;
+}
+
 #endif /* __KERNEL__ */
+
+/* Parallel bit extract: the bits of @x under @mask, packed at the bottom. */
+static inline u64 fd_pext(u64 x, u64 mask)
+{
+#ifdef __x86_64__
+	u64 r;
+
+	asm("pextq %2, %1, %0" : "=r" (r) : "r" (x), "rm" (mask));
+	return r;
+#else
+	u64 r = 0, bit = 1;
+
+	for (; mask; mask &= mask - 1, bit <<= 1)
+		if (x & mask & -mask)
+			r |= bit;
+	return r;
+#endif
+}
 
 #ifndef __SIZEOF_INT128__
 #error "fairdie needs a 64-bit compiler with unsigned __int128"
