@@ -170,8 +170,6 @@ ifeq ($(KVER),debug)
 # "lockdep" in the kernel log fails a run: not in its boot banner.
 DEBUGK_VM_ARGS = --append no_hash_pointers \
 	--klog-ignore 'RCU lockdep checking is enabled'
-# Its PVH entry does not boot (KASAN): the VM boots the bzImage.
-export VM_BZIMAGE = 1
 DEBUGK_TEST_ARGS = --klog-ignore \
 	'RCU lockdep checking is enabled|Call Trace:|^\[ *[0-9.]+\]  ' \
 	--bin .build/debugk/fdfault --file tools/debugk/guest.sh

@@ -20,7 +20,7 @@ make -s -C "$kdir" M="$mod" modules
 
 log=$top/.build/debugk/canary.log
 set +e
-VM_BZIMAGE=1 "$top/tools/vm/vm.sh" --kernel "$kdir/arch/x86/boot/bzImage" --mem 3G \
+"$top/tools/vm/vm.sh" --kernel "$kdir/arch/x86/boot/bzImage" --mem 3G \
 	--timeout "${VM_TIMEOUT:-900}" --append no_hash_pointers \
 	--klog-ignore 'RCU lockdep checking is enabled' \
 	--file "$mod/fdbug.ko" --file "$here/guest.sh" \

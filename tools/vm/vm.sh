@@ -100,12 +100,6 @@ release_of() {
 boot_image() {
 	local out ksrc
 
-	# VM_BZIMAGE=1: the bzImage itself (the debug kernel's PVH entry does
-	# not boot with KASAN: tools/debugk).
-	if [ "${VM_BZIMAGE:-0}" = 1 ]; then
-		echo "$kernel"
-		return
-	fi
 	out=$BUILD/vmlinux-$krel-$(stat -c %s-%Y "$kernel")
 	if [ ! -s "$out" ] && ksrc=$("$TOP/tools/scripts/ksrc.sh"); then
 		sh "$ksrc/scripts/extract-vmlinux" "$kernel" >"$out.$$" 2>/dev/null &&
