@@ -54,7 +54,6 @@ fi
 apt="${APT:-apt-get} -o DPkg::Lock::Timeout=600"
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 out=.build/deb
-tool_deb=$(echo "$out/fairdie_${ver}_"*.deb)
 dkms_deb=$out/fairdie-dkms_${ver}_all.deb
 
 # Build, with lintian: deb.sh fails on any lintian error.
@@ -64,6 +63,8 @@ if ! make -s deb >"$log" 2>&1; then
 	finish
 fi
 pass
+# Named after the build: the glob matches nothing in a fresh clone.
+tool_deb=$(echo "$out/fairdie_${ver}_"*.deb)
 echo "lintian: $(grep -c '^[EWIPX]: ' "$out/lintian.txt") tags," \
 	"$(grep -c '^E: ' "$out/lintian.txt") errors"
 sed 's/^/lintian: /' "$out/lintian.txt"
