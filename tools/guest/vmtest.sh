@@ -165,6 +165,13 @@ fi
 
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
 for t in /usr/bin/fairdie_*_test; do
+	# The retry-policy timings of the fault test are not met reliably on
+	# the debug kernel (KASAN under TCG): see Documentation/dev-tools.
+	case "$(uname -r)-${t##*/}" in
+	*debug*-fairdie_fault_test)
+		echo "# ${t##*/}: not run on the debug kernel"
+		continue ;;
+	esac
 	step "${t##*/}" "$t"
 	step "${t##*/}_32" "${t}_32"
 done
