@@ -165,14 +165,14 @@ fi
 
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
 for t in /usr/bin/fairdie_*_test; do
-	# The retry-policy timings of the fault test are not met reliably on
-	# the debug kernel (KASAN under TCG): see Documentation/dev-tools.
+	step "${t##*/}" "$t"
+	# On the debug kernel, the 32-bit builds of the programs that sleep
+	# and wait on futexes fail in glibc: see Documentation/dev-tools.
 	case "$(uname -r)-${t##*/}" in
-	*debug*-fairdie_fault_test)
-		echo "# ${t##*/}: not run on the debug kernel"
+	*debug*-fairdie_fault_test | *debug*-fairdie_stream_test)
+		echo "# ${t##*/}_32: not run on the debug kernel"
 		continue ;;
 	esac
-	step "${t##*/}" "$t"
 	step "${t##*/}_32" "${t}_32"
 done
 step tool sh /root/test_vm.sh
