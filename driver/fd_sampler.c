@@ -12,6 +12,7 @@
  */
 
 #include "fd_sampler.h"
+#include "fd_roll.h"
 
 /* Whether the state needs 128 bits for this configuration. */
 static bool fd_sampler_wide(const struct fd_sampler *s)
@@ -38,6 +39,8 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->ndigits = 0;
 	s->half = 1;
 	s->half_recip = 0;
+	s->dual = false;
+	s->plain_bits = 0;
 	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
 	s->sides_recip = 0;
 	if (s->sides < 2 || s->sides > FD_SAMPLER_SMALL_MAX)
@@ -57,6 +60,14 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	for (i = 0; i < (s->batch_len - 1u) / 2; i++)
 		s->half *= s->sides;
 	s->half_recip = s->half > 1 ? fd_recip(s->half) : 0;
+	if (s->batch_len > 1)
+		return;
+	/* Too wide for a batch of two: plain rejection, or two states. */
+	i = fls64(s->sides);
+	if (i > 24 && (1ULL << i) - s->sides <= 1ULL << (i - FD_SAMPLER_PLAIN_GAP))
+		s->plain_bits = i;
+	else
+		s->dual = true;
 }
 
 /**
@@ -135,6 +146,9 @@ void fd_sampler_reset(struct fd_sampler *s)
 	s->digits = 0;
 	s->ndigits = 0;
 	s->large = fd_sampler_wide(s);
+	s->z2 = 0;
+	s->m2 = 1;
+	s->turn = 0;
 }
 
 /**
@@ -151,6 +165,7 @@ void fd_sampler_reset(struct fd_sampler *s)
 void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
 {
 	unsigned int precision = s->precision;
+	u64 rem;
 
 	if (s->ndigits) {
 		u64 pw = 1;
@@ -162,6 +177,18 @@ void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
 		s->z = s->z * pw + s->digits;
 		s->m *= pw;
 	}
+	/*
+	 * The second state of a dual die joins the first: Z + M Z2 is uniform
+	 * on [0, M M2). It is dropped, which is as exact, in the one case the
+	 * product would not fit (a first state already wider than 64 bits).
+	 */
+	if (s->m2 > 1 && s->m <= fd_div128(~(fd_u128)0, s->m2, &rem)) {
+		s->z += s->m * s->z2;
+		s->m *= s->m2;
+	}
+	s->z2 = 0;
+	s->m2 = 1;
+	s->turn = 0;
 	/* A precision a test chose is kept, as far as @sides allows. */
 	if (precision == FD_SAMPLER_PRECISION_SMALL ||
 	    precision == FD_SAMPLER_PRECISION_LARGE)
@@ -379,6 +406,30 @@ static bool fd_sampler_roll64(struct fd_sampler *s, struct fd_pool *fair,
 	return true;
 }
 
+/*
+ * Plain rejection: k fresh bits are uniform on [0, 2^k), so conditioned on
+ * being below sides they are uniform on [0, sides). The state is untouched.
+ */
+static bool fd_sampler_roll_plain(struct fd_sampler *s, struct fd_pool *fair,
+				  u64 *out)
+{
+	unsigned int k = s->plain_bits;
+	u64 x;
+
+	while (fair->count >= k) {
+		x = fd_pool_take(fair, k);
+		s->bits += k;
+		if (x < s->sides) {
+			*out = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool fd_sampler_roll_dual(struct fd_sampler *s, struct fd_pool *fair,
+				 u64 *out);
+
 /**
  * fd_sampler_roll() - roll once, taking fair bits from @fair as needed
  * @s: the sampler
@@ -407,9 +458,13 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 		*out = fd_sampler_pop(s);
 		return true;
 	}
+	if (s->plain_bits)
+		return fd_sampler_roll_plain(s, fair, out);
 	/* Back to 64 bits once a state kept across sides fits again. */
 	if (unlikely(s->large) && !fd_sampler_wide(s) && !(s->m >> 64))
 		s->large = false;
+	if (!s->large && s->dual)
+		return fd_sampler_roll_dual(s, fair, out);
 	if (!s->large)
 		return fd_sampler_roll64(s, fair, out);
 	for (;;) {
@@ -493,6 +548,8 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 
 	if (FD_WARN_ON(n > 256))
 		return 0;
+	if (s->dual || s->plain_bits)
+		return fd_sampler_fill_wide(s, fair, dst, count, 1);
 	if (s->pow2_bits)
 		return fd_sampler_fill_pow2(s, fair, dst, count);
 	while (made < count) {
@@ -518,6 +575,218 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 		if (!fd_sampler_roll(s, fair, &v))
 			break;
 		dst[made++] = v;
+	}
+	return made;
+}
+
+/*
+ * A run of wide rolls: the pool's ring with its cursor, and the die, copied
+ * where the compiler can keep them in registers (the rolls are stored
+ * through a byte pointer, which may alias anything in memory).
+ */
+struct fd_sampler_bits {
+	const u64 *word;
+	u32 head;
+	u32 count;
+	u64 sides;
+	u64 recip;
+	unsigned int precision;
+};
+
+static inline struct fd_sampler_bits
+fd_sampler_bits_start(const struct fd_sampler *s, const struct fd_pool *fair)
+{
+	struct fd_sampler_bits b = {
+		.word = fair->word, .head = fair->head, .count = fair->count,
+		.sides = s->sides, .recip = s->batch_recip,
+		.precision = s->precision,
+	};
+
+	return b;
+}
+
+/* Give the pool back its cursor, and count the bits taken. */
+static inline void fd_sampler_bits_end(struct fd_sampler *s,
+				       struct fd_pool *fair,
+				       const struct fd_sampler_bits *b)
+{
+	s->bits += fair->count - b->count;
+	fair->head = b->head;
+	fair->count = b->count;
+}
+
+/* fd_pool_take() for 1..63 bits, with the checks done by the caller. */
+static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
+						unsigned int k)
+{
+	u32 w = b->head / 64, sh = b->head % 64;
+	u64 v = b->word[w] >> sh;
+
+	if (sh + k > 64)
+		v |= b->word[(w + 1) % FD_POOL_WORDS] << (64 - sh);
+	b->head = (b->head + k) % FD_POOL_BITS;
+	b->count -= k;
+	return v & ((1ULL << k) - 1);
+}
+
+/*
+ * One roll of a dual die on the state (*@zp, *@mp), 64 bits wide. Q is
+ * M div sides or one less (the high half of M times floor(2^64 / sides)):
+ * any Q with Q sides <= M is exact, and a smaller one only makes a
+ * rejection, which is recycled, a little likelier. False when the bits run
+ * out before M reaches its target: the state keeps the bits it took.
+ */
+static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
+						 u64 *zp, u64 *mp, u64 *out)
+{
+	u64 n = b->sides, r = b->recip, z = *zp, m = *mp, q, qn;
+	u64 target = 1ULL << b->precision;
+	unsigned int k;
+
+	for (;;) {
+		if (m < target) {
+			k = b->precision + 1 - fls64(m);
+			if (unlikely(k > b->count)) {
+				/* Take what is left, as fd_sampler_roll64(). */
+				k = b->count;
+				if (k) {
+					z += m * fd_sampler_bits_take(b, k);
+					m <<= k;
+				}
+				*zp = z;
+				*mp = m;
+				return false;
+			}
+			z += m * fd_sampler_bits_take(b, k);
+			m <<= k;
+			*zp = z;
+			*mp = m;
+		}
+		q = (u64)(((fd_u128)m * r) >> 64);
+		qn = q * n;
+		if (z < qn)
+			break;
+		z -= qn;
+		m -= qn;
+		*zp = z;
+		*mp = m;
+	}
+	*zp = fd_recip_div(z, n, r, out);
+	*mp = q;
+	return true;
+}
+
+/* A dual die: the roll comes from the state whose turn it is. */
+static bool fd_sampler_roll_dual(struct fd_sampler *s, struct fd_pool *fair,
+				 u64 *out)
+{
+	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
+	u64 z = s->turn ? s->z2 : (u64)s->z;
+	u64 m = s->turn ? s->m2 : (u64)s->m;
+	bool ok = fd_sampler_dual_step(&b, &z, &m, out);
+
+	if (s->turn) {
+		s->z2 = z;
+		s->m2 = m;
+	} else {
+		s->z = z;
+		s->m = m;
+	}
+	s->turn ^= ok;
+	fd_sampler_bits_end(s, fair, &b);
+	return ok;
+}
+
+/*
+ * Rolls of a dual die two at a time, the first from (z, m), the second from
+ * (z2, m2): the two chains of divisions are independent, so they overlap.
+ * The same rolls and the same bits as fd_sampler_roll() called in turn.
+ */
+static __always_inline u32 fd_sampler_fill_dual(struct fd_sampler *s,
+						struct fd_pool *fair, u8 *dst,
+						u32 count, u32 width)
+{
+	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
+	u64 z = s->z, m = s->m, z2 = s->z2, m2 = s->m2, v;
+	u32 made = 0;
+
+	while (count - made >= 2) {
+		if (!fd_sampler_dual_step(&b, &z, &m, &v))
+			break;
+		fd_put_roll(dst + made++ * width, v, width);
+		if (!fd_sampler_dual_step(&b, &z2, &m2, &v)) {
+			s->turn = 1;
+			break;
+		}
+		fd_put_roll(dst + made++ * width, v, width);
+	}
+	fd_sampler_bits_end(s, fair, &b);
+	s->z = z;
+	s->m = m;
+	s->z2 = z2;
+	s->m2 = m2;
+	return made;
+}
+
+/* Rolls of a plain die: fd_sampler_roll_plain() with the cursor in registers. */
+static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
+						 struct fd_pool *fair, u8 *dst,
+						 u32 count, u32 width)
+{
+	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
+	unsigned int k = s->plain_bits;
+	u32 made = 0;
+	u64 x;
+
+	while (made < count && b.count >= k) {
+		x = fd_sampler_bits_take(&b, k);
+		if (x < b.sides)
+			fd_put_roll(dst + made++ * width, x, width);
+	}
+	fd_sampler_bits_end(s, fair, &b);
+	return made;
+}
+
+/**
+ * fd_sampler_fill_wide() - up to @count rolls of any die, @width bytes each
+ * @s: the sampler
+ * @fair: fair bits, taken as fd_sampler_roll() takes them
+ * @dst: where the rolls go, as fd_put_roll() stores them
+ * @count: how many are wanted
+ * @width: fd_roll_width() of the die
+ *
+ * The same rolls as @count calls of fd_sampler_roll(): fd_sampler_fill()
+ * for bytes, the two states of a dual die side by side.
+ *
+ * Return: how many were made; fewer than @count when @fair ran dry.
+ */
+u32 fd_sampler_fill_wide(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+			 u32 count, u32 width)
+{
+	u32 made = 0;
+	u64 v;
+
+	/* Wide dice have 4-byte rolls; the tests use small ones. */
+	if (s->plain_bits && width == 4)
+		return fd_sampler_fill_plain(s, fair, dst, count, 4);
+	if (s->plain_bits)
+		return fd_sampler_fill_plain(s, fair, dst, count, width);
+	if (width == 1 && s->sides <= 256 && !s->dual)
+		return fd_sampler_fill(s, fair, dst, count);
+	while (made < count) {
+		if (s->dual && !s->large && !s->turn && !s->ndigits &&
+		    count - made >= 2) {
+			made += width == 4 ?
+				fd_sampler_fill_dual(s, fair, dst + made * 4,
+						     count - made, 4) :
+				fd_sampler_fill_dual(s, fair, dst + made * width,
+						     count - made, width);
+			if (made == count)
+				break;
+		}
+		if (!fd_sampler_roll(s, fair, &v))
+			break;
+		fd_put_roll(dst + made++ * width, v, width);
 	}
 	return made;
 }

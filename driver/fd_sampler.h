@@ -29,6 +29,12 @@
  * probability below 2^-15, and what a rejection keeps is recycled.
  */
 #define FD_SAMPLER_BATCH_BITS		48
+/*
+ * A die of sides in [2^k - 2^(k - 16), 2^k) rejects k fresh bits with
+ * probability below 2^-16: k 2^k / sides bits per roll, within 6 x 10^-4
+ * bit of log2(sides) for k <= 32, with no division at all.
+ */
+#define FD_SAMPLER_PLAIN_GAP		16
 
 /**
  * struct fd_sampler - state of one exact sampler
@@ -53,6 +59,16 @@
  *	digits left after a batch's first roll into two halves, so that two
  *	chains of divisions run side by side
  * @half_recip: fd_recip(@half)
+ * @dual: a die too wide for a batch of two (2642246 to 2^32 sides by
+ *	default) and not plain: the rolls alternate between two independent
+ *	states, (@z, @m) and (@z2, @m2), so that two chains of divisions run
+ *	side by side
+ * @turn: which state the next roll of a @dual die uses, 0 or 1
+ * @plain_bits: k, when sides is within 2^(k - FD_SAMPLER_PLAIN_GAP) below
+ *	2^k (k > 24): each roll is then k fresh bits, rejected at sides or
+ *	above, which wastes less than recycling would save; 0 otherwise
+ * @z2: the second state, uniform on [0, @m2) and independent of (@z, @m)
+ * @m2: its range, at least 1
  */
 struct fd_sampler {
 	u64 sides;
@@ -72,6 +88,11 @@ struct fd_sampler {
 	u8 batch_bits;
 	u64 half;
 	u64 half_recip;
+	bool dual;
+	u8 turn;
+	u8 plain_bits;
+	u64 z2;
+	u64 m2;
 };
 
 /**
@@ -167,6 +188,8 @@ void fd_sampler_init_batch(struct fd_sampler *s, u64 sides,
 void fd_sampler_set_sides(struct fd_sampler *s, u64 sides);
 u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 		    u32 count);
+u32 fd_sampler_fill_wide(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+			 u32 count, u32 width);
 void fd_sampler_reset(struct fd_sampler *s);
 bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out);
 bool fd_sampler_wants(const struct fd_sampler *s, u64 base);

@@ -50,6 +50,7 @@ static inline bool fd_fast_pext(void)
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/cdefs.h>	/* __always_inline, as in the kernel */
 
 typedef __u8 u8;
 typedef __u16 u16;

@@ -38,6 +38,7 @@
  */
 #include "fd_test.h"
 #include "fd_sampler.h"
+#include "fd_roll.h"
 
 static u64 rng = 0xb47c4;
 
@@ -172,38 +173,68 @@ static void test_digits_bijection(void)
 /* ------------------------------------------------------------------ */
 /* serial: the batched sampler against a bit-serial reference          */
 
-/* The reference: recycling, one bit at a time, plain division. */
+/*
+ * The reference: recycling, one bit at a time, plain division. A dual die
+ * has two such states taking turns, and takes Q = floor(M floor(2^64 / n)
+ * / 2^64) (M div n or one less); a plain die takes k bits at a time and
+ * keeps them when they are below n.
+ */
 struct ref {
-	fd_u128 z, m, target;
-	u64 n;
+	fd_u128 z[2], m[2], target;
+	u64 n, recip;
+	unsigned int turn, plain, have;
+	u64 x;
+	bool dual;
 };
 
-static void ref_init(struct ref *r, u64 n, unsigned int precision)
+static void ref_init(struct ref *r, u64 n, unsigned int precision,
+		     const struct fd_sampler *s)
 {
-	r->z = 0;
-	r->m = 1;
+	u64 rem;
+
+	memset(r, 0, sizeof(*r));
+	r->m[0] = r->m[1] = 1;
 	r->target = (fd_u128)1 << precision;
 	r->n = n;
+	r->dual = s->dual;
+	r->plain = s->plain_bits;
+	r->recip = fd_div128((fd_u128)1 << 64, n, &rem);
 }
 
 /* Feed one bit; true and *out when a roll completes (then call again). */
 static bool ref_bit(struct ref *r, int bit, u64 *out)
 {
-	if (bit >= 0 && r->m < r->target) {
-		r->z += r->m * (unsigned int)bit;
-		r->m *= 2;
-	}
-	while (r->m >= r->target) {
-		fd_u128 q = r->m / r->n;
+	unsigned int t = r->turn;
 
-		if (r->z < q * r->n) {
-			*out = r->z % r->n;
-			r->z /= r->n;
-			r->m = q;
+	if (r->plain) {
+		if (bit < 0)
+			return false;
+		r->x |= (u64)bit << r->have;
+		if (++r->have < r->plain)
+			return false;
+		*out = r->x;
+		r->x = 0;
+		r->have = 0;
+		return *out < r->n;
+	}
+	if (bit >= 0 && r->m[t] < r->target) {
+		r->z[t] += r->m[t] * (unsigned int)bit;
+		r->m[t] *= 2;
+	}
+	while (r->m[t] >= r->target) {
+		fd_u128 q = r->m[t] / r->n;
+
+		if (r->dual)
+			q = (r->m[t] * r->recip) >> 64;
+		if (r->z[t] < q * r->n) {
+			*out = r->z[t] % r->n;
+			r->z[t] /= r->n;
+			r->m[t] = q;
+			r->turn ^= r->dual;
 			return true;
 		}
-		r->z -= q * r->n;
-		r->m -= q * r->n;
+		r->z[t] -= q * r->n;
+		r->m[t] -= q * r->n;
 	}
 	return false;
 }
@@ -216,7 +247,7 @@ static u64 batch_die(u64 n, unsigned int bits, unsigned int *k)
 	*k = 1;
 	if (!bits || !(n & (n - 1)))
 		return n;
-	while (b <= (1ULL << bits) / n) {
+	while (b <= (1ULL << bits) / n && b <= ~0ULL / n / n) {
 		b *= n;
 		(*k)++;
 	}
@@ -228,7 +259,8 @@ static u64 batch_die(u64 n, unsigned int bits, unsigned int *k)
  * bits[i / 64]) with both; compare everything both made.
  */
 static bool serial_one(u64 n, unsigned int precision, unsigned int bbits,
-		       const u64 *bits, u64 len, unsigned long *rolls)
+		       bool plain, const u64 *bits, u64 len,
+		       unsigned long *rolls)
 {
 	static struct fd_pool pool;
 	static u64 want[1 << 16];
@@ -238,7 +270,15 @@ static bool serial_one(u64 n, unsigned int precision, unsigned int bbits,
 	u64 b = batch_die(n, bbits, &k), v, nwant = 0, got = 0, pos;
 
 	fd_sampler_init_batch(&s, n, precision, bbits);
-	ref_init(&r, b, precision);
+	if (plain) {
+		/* Any die may roll plainly: only efficiency needs the gap. */
+		s.plain_bits = fls64(n);
+		s.dual = false;
+		s.batch_len = 1;
+		b = n;
+		k = 1;
+	}
+	ref_init(&r, b, precision, &s);
 	fd_pool_clear(&pool);
 	for (pos = 0; pos < len; pos++) {
 		int bit = (bits[pos / 64] >> (pos % 64)) & 1;
@@ -279,8 +319,11 @@ static bool serial_one(u64 n, unsigned int precision, unsigned int bbits,
 static void test_serial(void)
 {
 	static const u64 big[] = {
-		3, 5, 6, 7, 10, 37, 100, 255, 1000, 65537, (1ULL << 31) + 1,
-		4294967291ULL, 0xffffffffULL,
+		3, 5, 6, 7, 10, 37, 100, 255, 1000, 65537, (1ULL << 24) - 3,
+		(1ULL << 24) + 1, 1000000007, (1ULL << 31) + 1, 3000000019ULL,
+		4294967291ULL, 0xffffffffULL, (1ULL << 32) - (1ULL << 16),
+		(1ULL << 32) - (1ULL << 16) - 1, (1ULL << 25) - 512,
+		(1ULL << 25) - 513,
 	};
 	static u64 stream[(1 << 20) / 64];
 	unsigned long rolls = 0, strings = 0;
@@ -296,7 +339,10 @@ static void test_serial(void)
 				for (x = 0; x < 65536; x++) {
 					u64 w = x;
 
-					if (!serial_one(n, p, bb, &w, 16, &rolls))
+					if (!serial_one(n, p, bb, false, &w, 16,
+							&rolls) ||
+					    !serial_one(n, p, bb, true, &w, 16,
+							&rolls))
 						return;
 					strings++;
 				}
@@ -311,8 +357,8 @@ static void test_serial(void)
 		for (x = 0; x < ARRAY_SIZE(stream); x++)
 			stream[x] = fd_test_rand(&rng);
 		rolls = 0;
-		if (!serial_one(big[i], 63, FD_SAMPLER_BATCH_BITS, stream,
-				64 * ARRAY_SIZE(stream), &rolls))
+		if (!serial_one(big[i], 63, FD_SAMPLER_BATCH_BITS, false,
+				stream, 64 * ARRAY_SIZE(stream), &rolls))
 			return;
 		CHECK(rolls > (1 << 20) / 64, "serial n = %llu: %lu rolls",
 		      big[i], rolls);
@@ -371,6 +417,97 @@ static void test_fill(void)
 	}
 }
 
+/*
+ * fd_sampler_fill_wide() against fd_sampler_roll() stored by fd_put_roll(),
+ * for every kind of die and width: dual and plain dice at the defaults and
+ * small ones (B = 4, P = 8, and plain forced), the pairs of the dual loop
+ * cut at every place by random counts and a pool that runs dry.
+ */
+static void test_fill_wide(void)
+{
+	static const struct { u64 n; unsigned int p, b; bool plain; } dice[] = {
+		{ 5, 8, 4, false }, { 7, 9, 4, false }, { 5, 8, 4, true },
+		{ 6, 8, 8, true }, { 37, 9, 6, false }, { 100, 63, 48, false },
+		{ 1000, 63, 48, false }, { 3000000, 63, 48, false },
+		{ 1000000007, 63, 48, false }, { 3000000019ULL, 63, 48, false },
+		{ 4294967291ULL, 63, 48, false }, { 0xffffffffULL, 63, 48, false },
+		{ 1ULL << 32, 63, 48, false }, { (1ULL << 33) + 1, 127, 0, false },
+		{ 0xffffffffffffffffULL, 127, 0, false },
+	};
+	static struct fd_pool pa, pb;
+	static u8 a[60000], b[60000];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dice); i++) {
+		u32 w = fd_roll_width(dice[i].n), na = 0, nb = 0, ask, got, c;
+		struct fd_sampler sa, sb;
+		u64 pos = 0, wb = 0, v, x;
+
+		fd_sampler_init_batch(&sa, dice[i].n, dice[i].p, dice[i].b);
+		if (dice[i].plain) {
+			sa.plain_bits = fls64(dice[i].n);
+			sa.dual = false;
+			sa.batch_len = 1;
+		}
+		sb = sa;
+		fd_pool_clear(&pa);
+		fd_pool_clear(&pb);
+		while (na < sizeof(a) / w) {
+			ask = 1 + fd_test_below(&rng, 40);
+			if (ask > sizeof(a) / w - na)
+				ask = sizeof(a) / w - na;
+			got = fd_sampler_fill_wide(&sa, &pa, a + na * w, ask, w);
+			na += got;
+			if (got == ask)
+				continue;
+			/* The same stream, in pieces of 1 to 64 bits. */
+			c = 1 + fd_test_below(&rng, 64);
+			x = fill_word(pos / 64) >> (pos % 64);
+			if (pos % 64)
+				x |= fill_word(pos / 64 + 1) << (64 - pos % 64);
+			fd_pool_put(&pa, x, c);
+			pos += c;
+		}
+		while (nb < sizeof(b) / w) {
+			if (fd_sampler_roll(&sb, &pb, &v))
+				fd_put_roll(b + nb++ * w, v, w);
+			else
+				fd_pool_put(&pb, fill_word(wb++), 64);
+		}
+		CHECK(!memcmp(a, b, sizeof(a) / w * w) && sa.bits == sb.bits &&
+		      sa.z == sb.z && sa.m == sb.m && sa.z2 == sb.z2 &&
+		      sa.m2 == sb.m2 && sa.turn == sb.turn,
+		      "fill-wide n = %llu (width %u): fd_sampler_fill_wide() and fd_sampler_roll() differ",
+		      dice[i].n, w);
+	}
+}
+
+/* Which dice take which road, at the defaults. */
+static void test_modes(void)
+{
+	static const struct { u64 n; int mode; } dice[] = {
+		/* 0 batched, 1 dual, 2 plain */
+		{ 6, 0 }, { 2642245, 0 }, { 2642246, 1 }, { (1ULL << 24) + 1, 1 },
+		{ 1000000007, 1 }, { (1ULL << 31) + 1, 1 },
+		{ (1ULL << 25) - 512, 2 }, { (1ULL << 25) - 513, 1 },
+		{ (1ULL << 32) - (1ULL << 16), 2 },
+		{ (1ULL << 32) - (1ULL << 16) - 1, 1 }, { 4294967291ULL, 2 },
+		{ 0xffffffffULL, 2 },
+	};
+	struct fd_sampler s;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dice); i++) {
+		int mode;
+
+		fd_sampler_init(&s, dice[i].n, true);
+		mode = s.plain_bits ? 2 : s.dual ? 1 : 0;
+		CHECK(mode == dice[i].mode && (mode || s.batch_len > 1),
+		      "modes: d%llu takes road %d, not %d", dice[i].n, mode,
+		      dice[i].mode);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* joint: rolls across changes of sides, exhaustively                  */
 
@@ -385,8 +522,8 @@ struct jnode {
 struct jacc {
 	u32 stage;
 	u64 face;
-	u64 z, m, digits;
-	u32 ndigits;
+	u64 z, m, digits, z2, m2;
+	u32 ndigits, turn;
 	u64 count;
 };
 
@@ -403,6 +540,12 @@ static int jkey_cmp(u32 sa, const struct fd_sampler *a, u32 sb,
 		return a->digits < b->digits ? -1 : 1;
 	if (a->ndigits != b->ndigits)
 		return a->ndigits < b->ndigits ? -1 : 1;
+	if (a->z2 != b->z2)
+		return a->z2 < b->z2 ? -1 : 1;
+	if (a->m2 != b->m2)
+		return a->m2 < b->m2 ? -1 : 1;
+	if (a->turn != b->turn)
+		return a->turn < b->turn ? -1 : 1;
 	return 0;
 }
 
@@ -427,6 +570,12 @@ static int jacc_cmp(const void *pa, const void *pb)
 		return a->digits < b->digits ? -1 : 1;
 	if (a->ndigits != b->ndigits)
 		return a->ndigits < b->ndigits ? -1 : 1;
+	if (a->z2 != b->z2)
+		return a->z2 < b->z2 ? -1 : 1;
+	if (a->m2 != b->m2)
+		return a->m2 < b->m2 ? -1 : 1;
+	if (a->turn != b->turn)
+		return a->turn < b->turn ? -1 : 1;
 	if (a->face != b->face)
 		return a->face < b->face ? -1 : 1;
 	return 0;
@@ -467,6 +616,9 @@ static void jrecord(struct jrun *j, u32 stage, u64 face,
 	a->m = s->m;
 	a->digits = s->digits;
 	a->ndigits = s->ndigits;
+	a->z2 = s->z2;
+	a->m2 = s->m2;
+	a->turn = s->turn;
 	a->count = count;
 }
 
@@ -493,7 +645,7 @@ static void jstep(struct jrun *j, const struct jnode *v, int x)
 		}
 		fd_sampler_set_sides(&s, j->sides[stage % j->nsides]);
 	}
-	if (pool.count || s.z >= s.m) {
+	if (pool.count || s.z >= s.m || s.z2 >= s.m2) {
 		j->ok = CHECK(false, "joint: a bit left in the pool or a bad state");
 		return;
 	}
@@ -525,7 +677,10 @@ static void jcheck(struct jrun *j)
 		for (e = i; e < j->nacc && j->acc[e].stage == j->acc[i].stage &&
 		     j->acc[e].z == j->acc[i].z && j->acc[e].m == j->acc[i].m &&
 		     j->acc[e].digits == j->acc[i].digits &&
-		     j->acc[e].ndigits == j->acc[i].ndigits; e++)
+		     j->acc[e].ndigits == j->acc[i].ndigits &&
+		     j->acc[e].z2 == j->acc[i].z2 &&
+		     j->acc[e].m2 == j->acc[i].m2 &&
+		     j->acc[e].turn == j->acc[i].turn; e++)
 			if (j->acc[e].face != e - i ||
 			    j->acc[e].count != j->acc[i].count)
 				break;
@@ -600,12 +755,23 @@ static void test_joint(void)
 	static const u64 d3d5[] = { 3, 5 };
 	static const u64 d10d7[] = { 10, 7 };
 	static const u64 mix[] = { 3, 2, 1, 6, 2, 5 };
+	static const u64 d5d7[] = { 5, 7 };
+	static const u64 d5[] = { 5 };
+	static const u64 d6d37[] = { 6, 37 };
 
 	joint_run(d6d100, 2, 4, 9, 6, 26);
 	joint_run(d6d100, 2, 4, 12, 12, 24);
 	joint_run(d3d5, 2, 5, 7, 5, 26);
 	joint_run(d10d7, 2, 4, 9, 7, 26);
 	joint_run(mix, 6, 6, 8, 5, 26);
+	/*
+	 * Dual dice (no batch of two fits 2^B): two states take turns, the
+	 * second joins the first at a change of sides. d5 and d7 with B = 4
+	 * are both dual; d37 with B = 6 is dual and d6 batched.
+	 */
+	joint_run(d5d7, 2, 6, 8, 4, 26);
+	joint_run(d5, 1, 6, 7, 4, 26);
+	joint_run(d6d37, 2, 4, 9, 6, 26);
 }
 
 /*
@@ -618,7 +784,7 @@ static void test_switch_widths(void)
 {
 	static const u64 sides[] = {
 		6, 0xffffffffffffffffULL, 100, (1ULL << 33) + 1, 1, 4294967291ULL,
-		256, (1ULL << 63) + 1, 3, 1ULL << 40, 37,
+		256, (1ULL << 63) + 1, 3, 1ULL << 40, 37, 1000000007, 3000000,
 	};
 	static struct fd_pool pool;
 	unsigned long bad = 0, stuck = 0, i, put = 0;
@@ -640,7 +806,8 @@ static void test_switch_widths(void)
 			fd_pool_put(&pool, fd_test_rand(&seed), 64);
 			put += 64;
 		}
-		bad += v >= n || s.z >= s.m || (!s.large && (s.m >> 64));
+		bad += v >= n || s.z >= s.m || (!s.large && (s.m >> 64)) ||
+		       s.z2 >= s.m2;
 	}
 	CHECK(!bad && !stuck && s.bits == put - pool.count,
 	      "switch: %lu bad rolls or states, %lu stuck, bits %llu of %lu",
@@ -655,6 +822,8 @@ int main(void)
 	test_digits_bijection();
 	test_serial();
 	test_fill();
+	test_fill_wide();
+	test_modes();
 	test_joint();
 	test_switch_widths();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
