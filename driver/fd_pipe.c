@@ -10,6 +10,7 @@
  */
 
 #include "fd_pipe.h"
+#include "fd_roll.h"
 #include "fd_vn.h"
 
 /**
@@ -279,38 +280,39 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 }
 
 /**
- * fd_pipe_fill() - up to @count rolls of a die of at most 256 sides, as bytes
- * @p: the pipeline, configured and restarted, with at most 256 sides
+ * fd_pipe_fill() - up to @count rolls, in the binary format
+ * @p: the pipeline, configured and restarted
  * @ops: the source
  * @ctx: passed to @ops
  * @nonblock: the source must not wait
- * @dst: where the rolls go, one byte each
+ * @dst: where the rolls go, fd_roll_width(sides) bytes each, as
+ *	fd_put_roll() stores them
  * @count: how many are wanted
  * @made: receives how many were made, also on an error
  *
- * The same rolls as @count calls of fd_pipe_roll(), made a batch at a time.
+ * The same rolls as @count calls of fd_pipe_roll(), made many at a time.
  *
  * Return: as fd_pipe_roll(), for the roll after the last one made.
  */
 int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u8 *dst, u32 count, u32 *made)
 {
+	u32 width = fd_roll_width(p->sides);
 	u64 v;
 	int err;
 
 	*made = 0;
-	if (FD_WARN_ON(p->sides > 256))
-		return -EINVAL;
 	while (*made < count) {
 		if (p->extractor == FAIRDIE_EXT_DIJKSTRA) {
 			err = fd_pipe_roll(p, ops, ctx, nonblock, &v);
 			if (err)
 				return err;
-			dst[(*made)++] = v;
+			fd_put_roll(dst + (*made)++ * width, v, width);
 			continue;
 		}
-		*made += fd_sampler_fill(&p->sampler, &p->pool, dst + *made,
-					 count - *made);
+		*made += fd_sampler_fill_wide(&p->sampler, &p->pool,
+					      dst + *made * width,
+					      count - *made, width);
 		if (*made == count)
 			break;
 		err = fd_pipe_refill(p, ops, ctx, nonblock);

@@ -297,16 +297,15 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		room = min(room, want) / f->width * f->width;
 		err = fairdie_stage_words(f, nonblock, room, &made);
 	}
-	/* Dice of up to 256 sides: a batch at a time, the same rolls. */
-	if (!err && f->format == FAIRDIE_FMT_BINARY && f->width == 1 &&
-	    f->stage_len < room) {
+	/* Binary rolls: many at a time, the same rolls. */
+	if (!err && f->format == FAIRDIE_FMT_BINARY && f->stage_len < room) {
 		u32 n;
 
 		err = fd_pipe_fill(&f->pipe, &fairdie_source_ops, f, nonblock,
 				   f->stage + f->stage_len,
-				   room - f->stage_len, &n);
+				   (room - f->stage_len) / f->width, &n);
 		err = fairdie_check_health(f, err);
-		f->stage_len += n;
+		f->stage_len += n * f->width;
 		made += n;
 	}
 	while (!err && f->stage_len < room) {

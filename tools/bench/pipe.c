@@ -75,13 +75,13 @@ static int bench_stage(struct bench_pipe *f, size_t want)
 			made += sizeof(v) / f->width;
 		}
 	}
-	if (f->width == 1 && f->stage_len < room) {
+	if (f->stage_len < room) {
 		u32 n;
 
 		err = fd_pipe_fill(&f->pipe, &bench_source_ops, f->src, false,
-				   f->stage + f->stage_len, room - f->stage_len,
-				   &n);
-		f->stage_len += n;
+				   f->stage + f->stage_len,
+				   (room - f->stage_len) / f->width, &n);
+		f->stage_len += n * f->width;
 		made += n;
 	}
 	while (!err && f->stage_len < room) {

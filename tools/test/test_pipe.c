@@ -14,6 +14,7 @@
 
 #include "fd_names.h"
 #include "fd_pipe.h"
+#include "fd_roll.h"
 #include "fd_sim.h"
 #include "fd_test.h"
 
@@ -186,7 +187,9 @@ static void test_counters(void)
 /* fd_pipe_fill() against fd_pipe_roll(), also through EAGAIN and EINTR. */
 static void test_fill(void)
 {
-	static const u64 sides[] = { 1, 2, 6, 37, 100, 255, 256 };
+	static const u64 sides[] = { 1, 2, 6, 37, 100, 255, 256, 1000, 3000000,
+				     1000000007, 4294967291ULL,
+				     (1ULL << 40) + 1 };
 	static u8 a[30000], b[30000];
 	unsigned int i;
 	u32 ext;
@@ -195,6 +198,7 @@ static void test_fill(void)
 		for (i = 0; i < ARRAY_SIZE(sides); i++) {
 			struct src sa = { 0 }, sb = { .again_every = 7,
 						      .intr_every = 11 };
+			u32 w = fd_roll_width(sides[i]), all = sizeof(a) / w;
 			u32 na = 0, n, ask;
 			u64 v, seed = i;
 			int err;
@@ -203,22 +207,22 @@ static void test_fill(void)
 				continue;
 			setup(&pipe_a, &sa, sides[i], ext, 7, 10);
 			setup(&pipe_b, &sb, sides[i], ext, 7, 10);
-			for (n = 0; n < sizeof(a); n++) {
+			for (n = 0; n < all; n++) {
 				if (fd_pipe_roll(&pipe_a, &ops, &sa, false, &v))
 					break;
-				a[n] = v;
+				fd_put_roll(a + n * w, v, w);
 			}
-			while (na < sizeof(b)) {
+			while (na < all) {
 				ask = 1 + fd_test_below(&seed, 700);
-				if (ask > sizeof(b) - na)
-					ask = sizeof(b) - na;
+				if (ask > all - na)
+					ask = all - na;
 				err = fd_pipe_fill(&pipe_b, &ops, &sb, true,
-						   b + na, ask, &n);
+						   b + na * w, ask, &n);
 				na += n;
 				if (err && err != -EAGAIN && err != -EINTR)
 					break;
 			}
-			CHECK(na == sizeof(b) && !memcmp(a, b, sizeof(a)) &&
+			CHECK(na == all && !memcmp(a, b, all * w) &&
 			      pipe_a.sampler.bits == pipe_b.sampler.bits,
 			      "fill d%llu extractor %u: %u rolls, differ from fd_pipe_roll()",
 			      sides[i], ext, na);
