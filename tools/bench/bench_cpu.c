@@ -46,39 +46,34 @@ static int bench_mem_init(void)
 }
 
 /*
- * The sampler alone: as the read path drives it (fd_sampler_fill() for up
- * to 256 sides, fd_sampler_roll() above) on a pool that is topped up from
- * memory, as fd_pipe_refill() would, whenever it runs dry. Returns rolls
- * per second; *@bits gets the fair bits per roll.
+ * The sampler alone: as the read path drives it, fd_sampler_fill_wide()
+ * into rolls of the die's width, on a pool that is topped up from memory,
+ * as fd_pipe_refill() would, whenever it runs dry. Returns rolls per
+ * second; *@bits gets the fair bits per roll.
  */
 static double bench_sampler(u64 sides, double *bits)
 {
 	static struct fd_pool pool;
-	static u8 out[4096];
+	static u8 out[4096 * 8];
+	u32 width = fd_roll_width(sides), per = sizeof(out) / width, i, n;
 	struct fd_sampler s;
-	u64 v, acc = 0, rolls = 0, mi = 0;
+	u64 acc = 0, rolls = 0, mi = 0;
 	double t0, t;
-	u32 i, n;
 
 	fd_pool_clear(&pool);
 	fd_sampler_init(&s, sides, true);
 	t0 = bench_cpu_now();
 	do {
-		for (i = 0; i < sizeof(out); i += n) {
-			if (sides <= 256) {
-				n = fd_sampler_fill(&s, &pool, out + i,
-						    sizeof(out) - i);
-			} else {
-				n = fd_sampler_roll(&s, &pool, &v);
-				acc += v;
-			}
-			if (i + n < sizeof(out) && !n)
+		for (i = 0; i < per; i += n) {
+			n = fd_sampler_fill_wide(&s, &pool, out + i * width,
+						 per - i, width);
+			if (i + n < per)
 				while (pool.count < FD_PIPE_REFILL_BITS)
 					fd_pool_put(&pool, bench_mem[mi++ %
 						    BENCH_MEM_WORDS], 64);
 		}
 		acc += out[mi % sizeof(out)];
-		rolls += sizeof(out);
+		rolls += per;
 		t = bench_cpu_now() - t0;
 	} while (t < bench_opt.cpu_secs);
 	bench_keep(acc);
@@ -206,7 +201,7 @@ static double bench_stage_ns(int which)
 
 static const char * const bench_cpu_notes[] = {
 	"Rolls per second on one core, on the thread's CPU clock. Sampler:",
-	"fd_sampler_fill() (fd_sampler_roll() above 256 sides) with the pool",
+	"fd_sampler_fill_wide(), into rolls of the die's width, with the pool",
 	"topped up from memory. Pipeline: the whole read path (health tests,",
 	"extractor, pool, sampler, reads of 4 KiB) on a memory source.",
 	NULL
