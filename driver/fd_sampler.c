@@ -528,6 +528,9 @@ static void fd_sampler_fill_halves(struct fd_sampler *s, u8 *dst)
 	s->ndigits = 0;
 }
 
+static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
+				   u8 *dst, u32 count, bool *dry);
+
 /**
  * fd_sampler_fill() - up to @count rolls of at most 256 sides, as bytes
  * @s: the sampler, of at most 256 sides
@@ -554,6 +557,16 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 		return fd_sampler_fill_pow2(s, fair, dst, count);
 	while (made < count) {
 		k = s->ndigits;
+		if (!k && s->batch_len > 1 && !s->large &&
+		    count - made >= s->batch_len) {
+			bool dry;
+
+			made += fd_sampler_fill_batches(s, fair, dst + made,
+							count - made, &dry);
+			if (dry)
+				break;
+			continue;
+		}
 		if (k >= 4 && k == s->batch_len - 1u && count - made >= k) {
 			fd_sampler_fill_halves(s, dst + made);
 			made += k;
@@ -589,6 +602,7 @@ struct fd_sampler_bits {
 	u32 head;
 	u32 count;
 	u64 sides;
+	u64 batch;
 	u64 recip;
 	unsigned int precision;
 };
@@ -598,7 +612,7 @@ fd_sampler_bits_start(const struct fd_sampler *s, const struct fd_pool *fair)
 {
 	struct fd_sampler_bits b = {
 		.word = fair->word, .head = fair->head, .count = fair->count,
-		.sides = s->sides, .recip = s->batch_recip,
+		.sides = s->sides, .batch = s->batch, .recip = s->batch_recip,
 		.precision = s->precision,
 	};
 
@@ -630,16 +644,19 @@ static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
 }
 
 /*
- * One roll of a dual die on the state (*@zp, *@mp), 64 bits wide. Q is
- * M div sides or one less (the high half of M times floor(2^64 / sides)):
- * any Q with Q sides <= M is exact, and a smaller one only makes a
- * rejection, which is recycled, a little likelier. False when the bits run
- * out before M reaches its target: the state keeps the bits it took.
+ * One accept/reject step of the batch die (sides itself when there is no
+ * batch) on the state (*@zp, *@mp), 64 bits wide: fd_sampler_roll64() with
+ * the state in registers. Q is M div batch when @exact; otherwise the high
+ * half of M times floor(2^64 / batch), M div batch or one less: any Q with
+ * Q batch <= M is exact, and a smaller one only makes a rejection, which is
+ * recycled, a little likelier. False when the bits run out before M
+ * reaches its target: the state keeps the bits it took.
  */
-static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
-						 u64 *zp, u64 *mp, u64 *out)
+static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
+					    u64 *zp, u64 *mp, u64 *out,
+					    bool exact)
 {
-	u64 n = b->sides, r = b->recip, z = *zp, m = *mp, q, qn;
+	u64 n = b->batch, r = b->recip, z = *zp, m = *mp, q, qn, rem;
 	u64 target = 1ULL << b->precision;
 	unsigned int k;
 
@@ -662,8 +679,13 @@ static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
 			*zp = z;
 			*mp = m;
 		}
-		q = (u64)(((fd_u128)m * r) >> 64);
-		qn = q * n;
+		if (exact) {
+			q = fd_recip_div(m, n, r, &rem);
+			qn = m - rem;
+		} else {
+			q = (u64)(((fd_u128)m * r) >> 64);
+			qn = q * n;
+		}
 		if (z < qn)
 			break;
 		z -= qn;
@@ -674,6 +696,12 @@ static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
 	*zp = fd_recip_div(z, n, r, out);
 	*mp = q;
 	return true;
+}
+
+static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
+						 u64 *zp, u64 *mp, u64 *out)
+{
+	return fd_sampler_step(b, zp, mp, out, false);
 }
 
 /* A dual die: the roll comes from the state whose turn it is. */
@@ -744,6 +772,49 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 			fd_put_roll(dst + made++ * width, x, width);
 	}
 	fd_sampler_bits_end(s, fair, &b);
+	return made;
+}
+
+/*
+ * Whole batches of a die of at most 256 sides, while @count leaves room
+ * for one: each accepted batch is written out at once, its first digit
+ * as fd_sampler_roll() hands it out, then the others in two halves as
+ * fd_sampler_fill_halves() does. *@dry is set when the bits ran out.
+ */
+static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
+				   u8 *dst, u32 count, bool *dry)
+{
+	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
+	u64 n = s->sides, c = s->sides_recip, half = s->half;
+	u64 hr = s->half_recip, z = s->z, m = s->m, v, x, lo, hi, d;
+	unsigned int len = s->batch_len, h = (len - 1) / 2, i;
+	u32 made = 0;
+
+	*dry = false;
+	while (count - made >= len) {
+		if (!fd_sampler_step(&b, &z, &m, &v, true)) {
+			*dry = true;
+			break;
+		}
+		x = fd_recip_div_small(v, n, c, &d);
+		dst[made] = d;
+		hi = x;
+		if (h) {
+			hi = fd_recip_div(x, half, hr, &lo);
+			for (i = 1; i <= h; i++) {
+				lo = fd_recip_div_small(lo, n, c, &d);
+				dst[made + i] = d;
+				hi = fd_recip_div_small(hi, n, c, &d);
+				dst[made + h + i] = d;
+			}
+		}
+		if (len - 1 > 2 * h)
+			dst[made + len - 1] = hi;
+		made += len;
+	}
+	fd_sampler_bits_end(s, fair, &b);
+	s->z = z;
+	s->m = m;
 	return made;
 }
 

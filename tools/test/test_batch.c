@@ -275,6 +275,7 @@ static bool serial_one(u64 n, unsigned int precision, unsigned int bbits,
 		s.plain_bits = fls64(n);
 		s.dual = false;
 		s.batch_len = 1;
+		s.batch = n;
 		b = n;
 		k = 1;
 	}
@@ -427,6 +428,8 @@ static void test_fill_wide(void)
 {
 	static const struct { u64 n; unsigned int p, b; bool plain; } dice[] = {
 		{ 5, 8, 4, false }, { 7, 9, 4, false }, { 5, 8, 4, true },
+		{ 6, 9, 6, false }, { 3, 12, 12, false }, { 10, 12, 12, false },
+		{ 7, 14, 14, false }, { 6, 63, 48, false }, { 255, 63, 48, false },
 		{ 6, 8, 8, true }, { 37, 9, 6, false }, { 100, 63, 48, false },
 		{ 1000, 63, 48, false }, { 3000000, 63, 48, false },
 		{ 1000000007, 63, 48, false }, { 3000000019ULL, 63, 48, false },
@@ -448,6 +451,7 @@ static void test_fill_wide(void)
 			sa.plain_bits = fls64(dice[i].n);
 			sa.dual = false;
 			sa.batch_len = 1;
+			sa.batch = dice[i].n;
 		}
 		sb = sa;
 		fd_pool_clear(&pa);
