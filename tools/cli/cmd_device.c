@@ -90,6 +90,11 @@ static const struct option fdc_config_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_config_cmd = {
+	.cmd = "config", .help = fdc_config_help,
+	.longopts = fdc_config_opts,
+};
+
 /* What a userspace source is, for config, stats and bench. */
 static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
 {
@@ -132,22 +137,11 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	__u32 source, extractor, format;
 	__u64 sides;
 	bool json = false;
-	int c;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "h", fdc_config_opts)) != -1) {
-		if (c == 'J') {
-			json = true;
-			continue;
-		}
-		if (c != 'h')
-			return FDC_EXIT_USAGE;
-		fdc_help(fdc_config_help);
-		return FDC_EXIT_OK;
-	}
-	if (optind != argc) {
-		fdc_err("config: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_config_cmd, NULL, &json);
+	if (ret != FDC_GO_ON)
+		return ret;
 	if (cfg->user_source != FDC_USRC_DEVICE) {
 		fputs(json ? "{" : "", stdout);
 		fdc_user_source_describe(cfg, json);
@@ -226,6 +220,13 @@ static const struct option fdc_stats_opts[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+static const struct fdc_cmd_opts fdc_stats_cmd = {
+	.cmd = "stats", .help = fdc_stats_help,
+	.longopts = fdc_stats_opts,
+	.num_opt = 'n', .num_name = "COUNT",
+	.num_min = 0, .num_max = FDC_MAX_COUNT,
 };
 
 static void fdc_json_stats(const struct fairdie_stats *st)
@@ -327,29 +328,11 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	__u32 source, extractor;
 	u64 count = 1000;
 	bool json = false;
-	int c;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_stats_opts)) != -1) {
-		switch (c) {
-		case 'n':
-			if (fdc_parse_count("stats", "COUNT", optarg, 0,
-					    FDC_MAX_COUNT, &count))
-				return FDC_EXIT_USAGE;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			fdc_help(fdc_stats_help);
-			return FDC_EXIT_OK;
-		default:
-			return FDC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fdc_err("stats: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_stats_cmd, &count, &json);
+	if (ret != FDC_GO_ON)
+		return ret;
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
 	if (dev.bits) {
@@ -413,6 +396,13 @@ static const struct option fdc_bench_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_bench_cmd = {
+	.cmd = "bench", .help = fdc_bench_help,
+	.longopts = fdc_bench_opts,
+	.num_opt = 't', .num_name = "SECONDS",
+	.num_min = 1, .num_max = 3600,
+};
+
 static double fdc_now(void)
 {
 	struct timespec ts;
@@ -438,29 +428,13 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	u64 seconds = 3, rolls = 0, *buf;
 	double start, elapsed;
 	bool json = false;
-	int c, ret = FDC_EXIT_FAILURE;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "t:h", fdc_bench_opts)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case 't':
-			if (fdc_parse_count("bench", "SECONDS", optarg, 1, 3600,
-					    &seconds))
-				return FDC_EXIT_USAGE;
-			break;
-		case 'h':
-			fdc_help(fdc_bench_help);
-			return FDC_EXIT_OK;
-		default:
-			return FDC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fdc_err("bench: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_bench_cmd, &seconds,
+				 &json);
+	if (ret != FDC_GO_ON)
+		return ret;
+	ret = FDC_EXIT_FAILURE;
 	buf = malloc(FDC_CACHE_MAX * sizeof(*buf));
 	if (!buf) {
 		fdc_err("out of memory");
