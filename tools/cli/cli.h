@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "fd_attr.h"
 
 #define FDC_VERSION	"1.0"
 
@@ -22,16 +23,6 @@ enum fdc_exit {
 
 /* The most a count option (-n) accepts. */
 #define FDC_MAX_COUNT	1000000000000ULL
-
-/*
- * The kernel's __printf(), which userspace lacks. Spelled through
- * FDC_ATTR() because this one definition has to use the raw attribute that
- * checkpatch otherwise asks to be written as __printf().
- */
-#define FDC_ATTR(x)	__attribute__((x))
-#ifndef __printf
-#define __printf(a, b)	FDC_ATTR(format(printf, a, b))
-#endif
 
 /*
  * The options of a command that takes no arguments, only --help, --json

@@ -168,8 +168,9 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_bytes(cfg->device, strlen(cfg->device));
 		printf(", \"abi_version\": %u, \"sources\": %u, \"extractors\": %u, ",
 		       info.version, info.sources, info.extractors);
-		printf("\"source\": \"%s\", \"extractor\": \"%s\", \"sides\": %llu, \"format\": \"%s\", ",
-		       fd_source_name(source), fd_extractor_name(extractor),
+		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
+		       fd_source_name(source), fd_extractor_name(extractor));
+		printf("\"sides\": %llu, \"format\": \"%s\", ",
 		       (unsigned long long)sides, fd_format_name(format));
 		printf("\"sim\": {\"seed\": %llu, \"p1_num\": %llu, \"p1_den\": %llu}}\n",
 		       (unsigned long long)sim.seed,
@@ -229,16 +230,26 @@ static const struct fdc_cmd_opts fdc_stats_cmd = {
 	.num_min = 0, .num_max = FDC_MAX_COUNT,
 };
 
+/* The counters of GET_STATS as JSON members, in the struct's order. */
 static void fdc_json_stats(const struct fairdie_stats *st)
 {
-	printf("\"source_bits\": %llu, \"extracted_bits\": %llu, \"sampler_bits\": %llu, \"outputs\": %llu, \"source_retries\": %llu, \"source_failures\": %llu, \"health_failures\": %llu",
-	       (unsigned long long)st->source_bits,
-	       (unsigned long long)st->extracted_bits,
-	       (unsigned long long)st->sampler_bits,
-	       (unsigned long long)st->outputs,
-	       (unsigned long long)st->source_retries,
-	       (unsigned long long)st->source_failures,
-	       (unsigned long long)st->health_failures);
+	const struct {
+		const char *name;
+		__u64 value;
+	} members[] = {
+		{ "source_bits", st->source_bits },
+		{ "extracted_bits", st->extracted_bits },
+		{ "sampler_bits", st->sampler_bits },
+		{ "outputs", st->outputs },
+		{ "source_retries", st->source_retries },
+		{ "source_failures", st->source_failures },
+		{ "health_failures", st->health_failures },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(members); i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", members[i].name,
+		       (unsigned long long)members[i].value);
 }
 
 /* stats and bench on a userspace source: the fair bits per roll. */
@@ -250,8 +261,9 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 
 	if (json) {
 		fdc_user_source_describe(cfg, true);
-		printf(", \"sides\": %llu, \"rolls\": %llu, \"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
-		       (unsigned long long)sides, (unsigned long long)rolls,
+		printf(", \"sides\": %llu, \"rolls\": %llu, ",
+		       (unsigned long long)sides, (unsigned long long)rolls);
+		printf("\"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
 		       (unsigned long long)dev->bits_used, per);
 		return;
 	}
@@ -359,8 +371,9 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	fdc_dev_close(&dev);
 
 	if (json) {
-		printf("{\"rolls\": %llu, \"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
-		       (unsigned long long)count, (unsigned long long)sides,
+		printf("{\"rolls\": %llu, \"sides\": %llu, ",
+		       (unsigned long long)count, (unsigned long long)sides);
+		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
 		       fd_source_name(source), fd_extractor_name(extractor));
 		fdc_json_stats(&st);
 		printf("}\n");
@@ -478,10 +491,11 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		goto out_close;
 
 	if (json) {
-		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", \"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
+		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
 		       (unsigned long long)sides, fd_source_name(source),
-		       fd_extractor_name(extractor), (unsigned long long)rolls,
-		       elapsed, rolls / elapsed);
+		       fd_extractor_name(extractor));
+		printf("\"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
+		       (unsigned long long)rolls, elapsed, rolls / elapsed);
 		fdc_json_stats(&st);
 		printf("}\n");
 		ret = fdc_finish_output();
