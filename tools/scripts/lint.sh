@@ -18,9 +18,14 @@ user_files="$(ls tools/cli/*.c tools/cli/*.h tools/include/*.h tools/guest/*.c)"
 status=0
 
 echo "lint: checkpatch --strict"
+# LINUX_VERSION_CODE is ignored: checkpatch's advice ("code should be for the
+# version to which it is merged") is for in-tree code; an out-of-tree module
+# that builds on 6.1 to the newest keys its few compat names on the version
+# (driver/fd_shim.h, its only use).
 # shellcheck disable=SC2086
 if ! perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet \
-	--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+	--show-types \
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 	-f $files $user_files; then
 	status=1
 fi
