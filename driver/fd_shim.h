@@ -6,6 +6,10 @@
  * header, so that the very same files build into the module and into the
  * userspace tests and benchmarks under tools/. Nothing in them allocates,
  * locks or sleeps: the caller owns all state.
+ *
+ * On the kernel side it also gives the module the newest names of the few
+ * kernel APIs that were renamed between the releases it builds on (6.1 to
+ * the newest), so that the driver uses one spelling.
  */
 #ifndef _FAIRDIE_SHIM_H
 #define _FAIRDIE_SHIM_H
@@ -18,13 +22,30 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/version.h>
 #ifdef CONFIG_X86_64
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 #endif
 
 #define FD_WARN_ON(cond)	WARN_ON_ONCE(cond)
+
+/* timer_container_of() is from_timer() renamed (6.16, which drops the old name). */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * timer_delete_sync() is del_timer_sync() renamed (6.2; 6.15 drops the old
+ * name). A 6.1 stable release has it only from 6.1.84 on; del_timer_sync()
+ * is in every 6.1.
+ */
+#if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
+#define timer_delete_sync(timer)	del_timer_sync(timer)
+#endif
 
 /*
  * Whether PEXT is there and fast: AMD and Hygon before family 0x19 (Zen 3)

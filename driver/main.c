@@ -142,7 +142,7 @@ static void fairdie_unlock(struct fairdie_file *f)
 
 static void fairdie_dry_end(struct timer_list *t)
 {
-	struct fairdie_file *f = from_timer(f, t, dry_timer);
+	struct fairdie_file *f = timer_container_of(f, t, dry_timer);
 
 	WRITE_ONCE(f->dry, false);
 	wake_up_interruptible_poll(&f->wait, EPOLLIN | EPOLLRDNORM);

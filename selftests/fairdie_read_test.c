@@ -28,25 +28,8 @@ static void on_alarm(int sig)
 	__atomic_store_n(&alarm_seen, 1, __ATOMIC_RELAXED);
 }
 
-/*
- * Each test gets a new open file, set to a d6 with von Neumann's extractor,
- * which the tests assume whatever the module parameters were.
- */
-FIXTURE(fairdie) {
-	int fd;
-	struct fairdie_info info;
-};
-
-FIXTURE_SETUP(fairdie)
-{
-	self->fd = fd_open(_metadata, &self->info);
-	fd_set_d6_vn(_metadata, self->fd);
-}
-
-FIXTURE_TEARDOWN(fairdie)
-{
-	close(self->fd);
-}
+/* A new open file for each test, a d6 with von Neumann's extractor. */
+FD_D6_VN_FIXTURE(fairdie);
 
 /* ---- binary reads ---- */
 

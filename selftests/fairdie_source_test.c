@@ -14,25 +14,8 @@
 #define HEALTH_MAX_BYTES	(16 * MIB)
 #define HEALTH_MAX_MS		1000.0
 
-/*
- * Each test gets a new open file, set to a d6 with von Neumann's extractor,
- * which the tests assume whatever the module parameters were.
- */
-FIXTURE(fairdie) {
-	int fd;
-	struct fairdie_info info;
-};
-
-FIXTURE_SETUP(fairdie)
-{
-	self->fd = fd_open(_metadata, &self->info);
-	fd_set_d6_vn(_metadata, self->fd);
-}
-
-FIXTURE_TEARDOWN(fairdie)
-{
-	close(self->fd);
-}
+/* A new open file for each test, a d6 with von Neumann's extractor. */
+FD_D6_VN_FIXTURE(fairdie);
 
 /* ---- what the machine offers ---- */
 

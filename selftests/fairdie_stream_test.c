@@ -18,21 +18,8 @@
 
 #include "fairdie_test.h"
 
-FIXTURE(stream) {
-	int fd;
-	struct fairdie_info info;
-};
-
-FIXTURE_SETUP(stream)
-{
-	self->fd = fd_open(_metadata, &self->info);
-	fd_set_d6_vn(_metadata, self->fd);
-}
-
-FIXTURE_TEARDOWN(stream)
-{
-	close(self->fd);
-}
+/* A new open file for each test, a d6 with von Neumann's extractor. */
+FD_D6_VN_FIXTURE(stream);
 
 /*
  * The CRNG source is ready exactly when getrandom(GRND_NONBLOCK) is: a

@@ -387,6 +387,29 @@ static inline void fd_set_d6_vn(struct __test_metadata *const _metadata,
 }
 
 /*
+ * FD_D6_VN_FIXTURE(name) - define the fixture @name most programs use: each
+ * test gets a new open file, set to a d6 with von Neumann's extractor, which
+ * the tests assume whatever the module parameters were; the teardown closes
+ * it. The fixture holds the file (fd) and what the device offers (info).
+ */
+#define FD_D6_VN_FIXTURE(name)					\
+	FIXTURE(name) {						\
+		int fd;						\
+		struct fairdie_info info;			\
+	};							\
+								\
+	FIXTURE_SETUP(name)					\
+	{							\
+		self->fd = fd_open(_metadata, &self->info);	\
+		fd_set_d6_vn(_metadata, self->fd);		\
+	}							\
+								\
+	FIXTURE_TEARDOWN(name)					\
+	{							\
+		close(self->fd);				\
+	}
+
+/*
  * kselftest wants the exit status KSFT_SKIP when every test of a program
  * skipped (no device); the 6.1 harness exits with KSFT_PASS then. Turn
  * that exit into KSFT_SKIP, in the harness's own process only.

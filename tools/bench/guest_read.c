@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,14 +111,37 @@ static double time_read(int fd, char *buf, size_t chunk, size_t total)
 	return now() - t0;
 }
 
-static int bench_throughput(int reps, size_t mib, size_t chunk)
+/*
+ * A comparison of /dev/fairdie, set to a die of @sides with no extractor
+ * and the kernel CRNG, with /dev/urandom: @reps timed rounds of @total
+ * bytes from each in reads of @chunk, after an untimed round of @warmup
+ * bytes each. A rate is @total * @scale per second (MB/s, reads/s).
+ */
+struct vs_urandom {
+	__u64 sides;
+	size_t chunk;
+	size_t total;
+	size_t warmup;
+	double scale;
+	const char *title;	/* the table's heading */
+	const char *unit;	/* of the rates */
+	const char *fd_row;	/* the table's row for /dev/fairdie */
+	int prec;		/* decimals of the rates in the table */
+	int key_prec;		/* and in the BENCH lines */
+	bool each_rep;		/* a line per repetition too */
+	const char *fd_key;	/* BENCH keys of the medians */
+	const char *ur_key;
+	const char *ratio_key;
+};
+
+static int bench_vs_urandom(const struct vs_urandom *b, int reps)
 {
-	double fd_mbs[MAX_REPS], ur_mbs[MAX_REPS], ratio[MAX_REPS];
-	size_t total = mib << 20;
+	double fd_rate[MAX_REPS], ur_rate[MAX_REPS], ratio[MAX_REPS];
+	double units = b->total * b->scale;
 	int fd, ur, r, ret = -1;
 	char *buf;
 
-	buf = malloc(chunk);
+	buf = malloc(b->chunk);
 	fd = open(dev_path, O_RDONLY);
 	ur = open("/dev/urandom", O_RDONLY);
 	if (!buf || fd < 0 || ur < 0) {
@@ -128,47 +152,49 @@ static int bench_throughput(int reps, size_t mib, size_t chunk)
 	if (set_u32(fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG, "SET_SOURCE") ||
 	    set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE,
 		    "SET_EXTRACTOR") ||
-	    set_sides(fd, 256))
+	    set_sides(fd, b->sides))
 		goto out;
 
 	/* One untimed round each: caches, page tables, the CRNG's state. */
-	if (time_read(fd, buf, chunk, chunk * 16) < 0 ||
-	    time_read(ur, buf, chunk, chunk * 16) < 0)
+	if (time_read(fd, buf, b->chunk, b->warmup) < 0 ||
+	    time_read(ur, buf, b->chunk, b->warmup) < 0)
 		goto out;
 
 	for (r = 0; r < reps; r++) {
 		/* Alternate which goes first, so that drift hits both. */
 		int first = r % 2 ? ur : fd;
 		int second = r % 2 ? fd : ur;
-		double t1 = time_read(first, buf, chunk, total);
-		double t2 = time_read(second, buf, chunk, total);
+		double t1 = time_read(first, buf, b->chunk, b->total);
+		double t2 = time_read(second, buf, b->chunk, b->total);
 
 		if (t1 <= 0 || t2 <= 0)
 			goto out;
-		fd_mbs[r] = total / 1e6 / (r % 2 ? t2 : t1);
-		ur_mbs[r] = total / 1e6 / (r % 2 ? t1 : t2);
-		ratio[r] = fd_mbs[r] / ur_mbs[r];
-		printf("- repetition %d: fairdie %.1f MB/s, urandom %.1f MB/s, ratio %.3f\n",
-		       r + 1, fd_mbs[r], ur_mbs[r], ratio[r]);
+		fd_rate[r] = units / (r % 2 ? t2 : t1);
+		ur_rate[r] = units / (r % 2 ? t1 : t2);
+		ratio[r] = fd_rate[r] / ur_rate[r];
+		if (b->each_rep)
+			printf("- repetition %d: fairdie %.*f %s, urandom %.*f %s, ratio %.3f\n",
+			       r + 1, b->prec, fd_rate[r], b->unit, b->prec,
+			       ur_rate[r], b->unit, ratio[r]);
 	}
 
-	printf("\n### Kernel read path (VM, %d x %zu MiB, reads of %zu bytes)\n\n",
-	       reps, mib, chunk);
-	printf("| device | MB/s median | min | max |\n");
+	printf("\n### %s\n\n", b->title);
+	printf("| device | %s median | min | max |\n", b->unit);
 	printf("|---|---:|---:|---:|\n");
 	{
-		double a = median(fd_mbs, reps), b = median(ur_mbs, reps);
-		double c = median(ratio, reps);
+		/* Sorted by median(): [0] is the least, [reps - 1] the most. */
+		double a = median(fd_rate, reps), c = median(ur_rate, reps);
+		double q = median(ratio, reps);
 
-		printf("| /dev/fairdie (256 sides, none, crng) | %.1f | %.1f | %.1f |\n",
-		       a, fd_mbs[0], fd_mbs[reps - 1]);
-		printf("| /dev/urandom | %.1f | %.1f | %.1f |\n", b, ur_mbs[0],
-		       ur_mbs[reps - 1]);
-		printf("| ratio (per repetition) | %.3f | %.3f | %.3f |\n\n", c,
+		printf("| %s | %.*f | %.*f | %.*f |\n", b->fd_row, b->prec, a,
+		       b->prec, fd_rate[0], b->prec, fd_rate[reps - 1]);
+		printf("| /dev/urandom | %.*f | %.*f | %.*f |\n", b->prec, c,
+		       b->prec, ur_rate[0], b->prec, ur_rate[reps - 1]);
+		printf("| ratio (per repetition) | %.3f | %.3f | %.3f |\n\n", q,
 		       ratio[0], ratio[reps - 1]);
-		printf("BENCH kernel_fairdie_mb_per_s %.2f\n", a);
-		printf("BENCH kernel_urandom_mb_per_s %.2f\n", b);
-		printf("BENCH kernel_read_vs_urandom %.4f\n", c);
+		printf("BENCH %s %.*f\n", b->fd_key, b->key_prec, a);
+		printf("BENCH %s %.*f\n", b->ur_key, b->key_prec, c);
+		printf("BENCH %s %.4f\n", b->ratio_key, q);
 	}
 	ret = 0;
 out:
@@ -180,80 +206,45 @@ out:
 	return ret;
 }
 
-/* @count reads of one byte from @fd; return the seconds taken. */
-static double time_small_reads(int fd, long count)
+/* Large reads of 256-sided rolls: the read path's throughput. */
+static int bench_throughput(int reps, size_t mib, size_t chunk)
 {
-	double t0 = now();
-	char c;
-	long i;
+	char title[128];
+	struct vs_urandom b = {
+		.sides = 256, .chunk = chunk, .total = mib << 20,
+		.warmup = chunk * 16, .scale = 1e-6,
+		.title = title, .unit = "MB/s",
+		.fd_row = "/dev/fairdie (256 sides, none, crng)",
+		.prec = 1, .key_prec = 2, .each_rep = true,
+		.fd_key = "kernel_fairdie_mb_per_s",
+		.ur_key = "kernel_urandom_mb_per_s",
+		.ratio_key = "kernel_read_vs_urandom",
+	};
 
-	for (i = 0; i < count; i++) {
-		if (read(fd, &c, 1) != 1) {
-			fprintf(stderr, "guest_read: 1-byte read: %s\n",
-				strerror(errno));
-			return -1;
-		}
-	}
-	return now() - t0;
+	snprintf(title, sizeof(title),
+		 "Kernel read path (VM, %d x %zu MiB, reads of %zu bytes)",
+		 reps, mib, chunk);
+	return bench_vs_urandom(&b, reps);
 }
 
+/* 1-byte reads of a d6: the fixed cost of one read() of the device. */
 static int bench_small_reads(int reps, long count)
 {
-	double fd_rps[MAX_REPS], ur_rps[MAX_REPS], ratio[MAX_REPS];
-	int fd, ur, r, ret = -1;
+	char title[128];
+	struct vs_urandom b = {
+		.sides = 6, .chunk = 1, .total = count,
+		.warmup = count / 10 + 1, .scale = 1,
+		.title = title, .unit = "reads/s",
+		.fd_row = "/dev/fairdie (d6, none, crng)",
+		.prec = 0, .key_prec = 0,
+		.fd_key = "kernel_small_reads_per_s",
+		.ur_key = "kernel_urandom_small_reads_per_s",
+		.ratio_key = "kernel_small_read_vs_urandom",
+	};
 
-	fd = open(dev_path, O_RDONLY);
-	ur = open("/dev/urandom", O_RDONLY);
-	if (fd < 0 || ur < 0) {
-		fprintf(stderr, "guest_read: cannot open %s or /dev/urandom: %s\n",
-			dev_path, strerror(errno));
-		goto out;
-	}
-	if (set_u32(fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_CRNG, "SET_SOURCE") ||
-	    set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE,
-		    "SET_EXTRACTOR") ||
-	    set_sides(fd, 6))
-		goto out;
-	if (time_small_reads(fd, count / 10 + 1) < 0 ||
-	    time_small_reads(ur, count / 10 + 1) < 0)
-		goto out;
-	for (r = 0; r < reps; r++) {
-		int first = r % 2 ? ur : fd;
-		int second = r % 2 ? fd : ur;
-		double t1 = time_small_reads(first, count);
-		double t2 = time_small_reads(second, count);
-
-		if (t1 <= 0 || t2 <= 0)
-			goto out;
-		fd_rps[r] = count / (r % 2 ? t2 : t1);
-		ur_rps[r] = count / (r % 2 ? t1 : t2);
-		ratio[r] = fd_rps[r] / ur_rps[r];
-	}
-	printf("\n### Small reads (VM, %d x %ld reads of 1 byte)\n\n", reps,
-	       count);
-	printf("| device | reads/s median | min | max |\n");
-	printf("|---|---:|---:|---:|\n");
-	{
-		double a = median(fd_rps, reps), b = median(ur_rps, reps);
-		double c = median(ratio, reps);
-
-		printf("| /dev/fairdie (d6, none, crng) | %.0f | %.0f | %.0f |\n",
-		       a, fd_rps[0], fd_rps[reps - 1]);
-		printf("| /dev/urandom | %.0f | %.0f | %.0f |\n", b, ur_rps[0],
-		       ur_rps[reps - 1]);
-		printf("| ratio (per repetition) | %.3f | %.3f | %.3f |\n\n", c,
-		       ratio[0], ratio[reps - 1]);
-		printf("BENCH kernel_small_reads_per_s %.0f\n", a);
-		printf("BENCH kernel_urandom_small_reads_per_s %.0f\n", b);
-		printf("BENCH kernel_small_read_vs_urandom %.4f\n", c);
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (ur >= 0)
-		close(ur);
-	return ret;
+	snprintf(title, sizeof(title),
+		 "Small reads (VM, %d x %ld reads of 1 byte)", reps, count);
+	return bench_vs_urandom(&b, reps);
 }
 
 /* A value of /proc/meminfo, in kB; -1 if absent. */

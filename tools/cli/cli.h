@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "fd_attr.h"
 
 #define FDC_VERSION	"1.0"
 
@@ -24,14 +25,21 @@ enum fdc_exit {
 #define FDC_MAX_COUNT	1000000000000ULL
 
 /*
- * The kernel's __printf(), which userspace lacks. Spelled through
- * FDC_ATTR() because this one definition has to use the raw attribute that
- * checkpatch otherwise asks to be written as __printf().
+ * The options of a command that takes no arguments, only --help, --json
+ * and at most one number option (config, stats, bench, roulette).
  */
-#define FDC_ATTR(x)	__attribute__((x))
-#ifndef __printf
-#define __printf(a, b)	FDC_ATTR(format(printf, a, b))
-#endif
+struct fdc_cmd_opts {
+	const char *cmd;		/* the command, for messages */
+	const char *help;		/* its part of --help */
+	const struct option *longopts;	/* ending in a zeroed entry */
+	int num_opt;			/* the number's short option, or 0 */
+	const char *num_name;		/* what the number is, for messages */
+	u64 num_min;			/* the least number accepted */
+	u64 num_max;			/* the largest number accepted */
+};
+
+/* fdc_parse_cmd_opts() found no reason to end the command. */
+#define FDC_GO_ON	(-1)
 
 void fdc_err(const char *fmt, ...) __printf(1, 2);
 int fdc_parse_u64(const char *s, u64 *out);
@@ -39,6 +47,8 @@ int fdc_parse_count(const char *cmd, const char *what, const char *s,
 		    u64 min, u64 max, u64 *out);
 int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 	       const char *shortopts, const struct option *longopts);
+int fdc_parse_cmd_opts(struct fdc_config *cfg, int argc, char **argv,
+		       const struct fdc_cmd_opts *opts, u64 *num, bool *json);
 int fdc_finish_output(void);
 void fdc_help(const char *text);
 void fdc_progress(const char *what, u64 done, u64 total);

@@ -98,10 +98,13 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 	frac = (double)wins / games;
 	sd = sqrt(exact * (1 - exact) / games);
 	if (json) {
-		printf("{\"games\": %llu, \"wins\": %llu, \"dice\": %llu, \"win_fraction\": %.6f, \"exact\": \"%d/%d\", \"exact_fraction\": %.6f, \"sd\": %.2f}\n",
+		printf("{\"games\": %llu, \"wins\": %llu, \"dice\": %llu, ",
 		       (unsigned long long)games, (unsigned long long)wins,
-		       (unsigned long long)dice, frac, FDC_CRAPS_WIN_NUM,
-		       FDC_CRAPS_WIN_DEN, exact, (frac - exact) / sd);
+		       (unsigned long long)dice);
+		printf("\"win_fraction\": %.6f, \"exact\": \"%d/%d\", ", frac,
+		       FDC_CRAPS_WIN_NUM, FDC_CRAPS_WIN_DEN);
+		printf("\"exact_fraction\": %.6f, \"sd\": %.2f}\n", exact,
+		       (frac - exact) / sd);
 		return fdc_finish_output();
 	}
 	printf("games: %llu\n", (unsigned long long)games);

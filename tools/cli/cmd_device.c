@@ -90,6 +90,11 @@ static const struct option fdc_config_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_config_cmd = {
+	.cmd = "config", .help = fdc_config_help,
+	.longopts = fdc_config_opts,
+};
+
 /* What a userspace source is, for config, stats and bench. */
 static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
 {
@@ -132,22 +137,11 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 	__u32 source, extractor, format;
 	__u64 sides;
 	bool json = false;
-	int c;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "h", fdc_config_opts)) != -1) {
-		if (c == 'J') {
-			json = true;
-			continue;
-		}
-		if (c != 'h')
-			return FDC_EXIT_USAGE;
-		fdc_help(fdc_config_help);
-		return FDC_EXIT_OK;
-	}
-	if (optind != argc) {
-		fdc_err("config: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_config_cmd, NULL, &json);
+	if (ret != FDC_GO_ON)
+		return ret;
 	if (cfg->user_source != FDC_USRC_DEVICE) {
 		fputs(json ? "{" : "", stdout);
 		fdc_user_source_describe(cfg, json);
@@ -174,8 +168,9 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_bytes(cfg->device, strlen(cfg->device));
 		printf(", \"abi_version\": %u, \"sources\": %u, \"extractors\": %u, ",
 		       info.version, info.sources, info.extractors);
-		printf("\"source\": \"%s\", \"extractor\": \"%s\", \"sides\": %llu, \"format\": \"%s\", ",
-		       fd_source_name(source), fd_extractor_name(extractor),
+		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
+		       fd_source_name(source), fd_extractor_name(extractor));
+		printf("\"sides\": %llu, \"format\": \"%s\", ",
 		       (unsigned long long)sides, fd_format_name(format));
 		printf("\"sim\": {\"seed\": %llu, \"p1_num\": %llu, \"p1_den\": %llu}}\n",
 		       (unsigned long long)sim.seed,
@@ -228,16 +223,33 @@ static const struct option fdc_stats_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_stats_cmd = {
+	.cmd = "stats", .help = fdc_stats_help,
+	.longopts = fdc_stats_opts,
+	.num_opt = 'n', .num_name = "COUNT",
+	.num_min = 0, .num_max = FDC_MAX_COUNT,
+};
+
+/* The counters of GET_STATS as JSON members, in the struct's order. */
 static void fdc_json_stats(const struct fairdie_stats *st)
 {
-	printf("\"source_bits\": %llu, \"extracted_bits\": %llu, \"sampler_bits\": %llu, \"outputs\": %llu, \"source_retries\": %llu, \"source_failures\": %llu, \"health_failures\": %llu",
-	       (unsigned long long)st->source_bits,
-	       (unsigned long long)st->extracted_bits,
-	       (unsigned long long)st->sampler_bits,
-	       (unsigned long long)st->outputs,
-	       (unsigned long long)st->source_retries,
-	       (unsigned long long)st->source_failures,
-	       (unsigned long long)st->health_failures);
+	const struct {
+		const char *name;
+		__u64 value;
+	} members[] = {
+		{ "source_bits", st->source_bits },
+		{ "extracted_bits", st->extracted_bits },
+		{ "sampler_bits", st->sampler_bits },
+		{ "outputs", st->outputs },
+		{ "source_retries", st->source_retries },
+		{ "source_failures", st->source_failures },
+		{ "health_failures", st->health_failures },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(members); i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", members[i].name,
+		       (unsigned long long)members[i].value);
 }
 
 /* stats and bench on a userspace source: the fair bits per roll. */
@@ -249,8 +261,9 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 
 	if (json) {
 		fdc_user_source_describe(cfg, true);
-		printf(", \"sides\": %llu, \"rolls\": %llu, \"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
-		       (unsigned long long)sides, (unsigned long long)rolls,
+		printf(", \"sides\": %llu, \"rolls\": %llu, ",
+		       (unsigned long long)sides, (unsigned long long)rolls);
+		printf("\"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
 		       (unsigned long long)dev->bits_used, per);
 		return;
 	}
@@ -327,29 +340,11 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	__u32 source, extractor;
 	u64 count = 1000;
 	bool json = false;
-	int c;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_stats_opts)) != -1) {
-		switch (c) {
-		case 'n':
-			if (fdc_parse_count("stats", "COUNT", optarg, 0,
-					    FDC_MAX_COUNT, &count))
-				return FDC_EXIT_USAGE;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			fdc_help(fdc_stats_help);
-			return FDC_EXIT_OK;
-		default:
-			return FDC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fdc_err("stats: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_stats_cmd, &count, &json);
+	if (ret != FDC_GO_ON)
+		return ret;
 	if (fdc_dev_open(&dev, cfg))
 		return FDC_EXIT_FAILURE;
 	if (dev.bits) {
@@ -376,8 +371,9 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	fdc_dev_close(&dev);
 
 	if (json) {
-		printf("{\"rolls\": %llu, \"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
-		       (unsigned long long)count, (unsigned long long)sides,
+		printf("{\"rolls\": %llu, \"sides\": %llu, ",
+		       (unsigned long long)count, (unsigned long long)sides);
+		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
 		       fd_source_name(source), fd_extractor_name(extractor));
 		fdc_json_stats(&st);
 		printf("}\n");
@@ -413,6 +409,13 @@ static const struct option fdc_bench_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_bench_cmd = {
+	.cmd = "bench", .help = fdc_bench_help,
+	.longopts = fdc_bench_opts,
+	.num_opt = 't', .num_name = "SECONDS",
+	.num_min = 1, .num_max = 3600,
+};
+
 static double fdc_now(void)
 {
 	struct timespec ts;
@@ -438,29 +441,13 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	u64 seconds = 3, rolls = 0, *buf;
 	double start, elapsed;
 	bool json = false;
-	int c, ret = FDC_EXIT_FAILURE;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "t:h", fdc_bench_opts)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case 't':
-			if (fdc_parse_count("bench", "SECONDS", optarg, 1, 3600,
-					    &seconds))
-				return FDC_EXIT_USAGE;
-			break;
-		case 'h':
-			fdc_help(fdc_bench_help);
-			return FDC_EXIT_OK;
-		default:
-			return FDC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fdc_err("bench: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_bench_cmd, &seconds,
+				 &json);
+	if (ret != FDC_GO_ON)
+		return ret;
+	ret = FDC_EXIT_FAILURE;
 	buf = malloc(FDC_CACHE_MAX * sizeof(*buf));
 	if (!buf) {
 		fdc_err("out of memory");
@@ -504,10 +491,11 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		goto out_close;
 
 	if (json) {
-		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", \"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
+		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
 		       (unsigned long long)sides, fd_source_name(source),
-		       fd_extractor_name(extractor), (unsigned long long)rolls,
-		       elapsed, rolls / elapsed);
+		       fd_extractor_name(extractor));
+		printf("\"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
+		       (unsigned long long)rolls, elapsed, rolls / elapsed);
 		fdc_json_stats(&st);
 		printf("}\n");
 		ret = fdc_finish_output();

@@ -23,6 +23,13 @@ static const struct option fdc_roulette_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const struct fdc_cmd_opts fdc_roulette_cmd = {
+	.cmd = "roulette", .help = fdc_roulette_help,
+	.longopts = fdc_roulette_opts,
+	.num_opt = 'n', .num_name = "SPINS",
+	.num_min = 1, .num_max = FDC_MAX_COUNT,
+};
+
 /**
  * fdc_cmd_roulette() - fairdie roulette
  * @cfg: the global options
@@ -36,30 +43,12 @@ int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_dev dev;
 	u64 spins = 1, i, pocket;
 	bool json = false;
-	int c;
+	int ret;
 
-	while ((c = fdc_getopt(cfg, argc, argv, "n:h", fdc_roulette_opts)) != -1) {
-		switch (c) {
-		case 'n':
-			if (fdc_parse_count("roulette", "SPINS", optarg, 1,
-					    FDC_MAX_COUNT, &spins))
-				return FDC_EXIT_USAGE;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			fdc_help(fdc_roulette_help);
-			return FDC_EXIT_OK;
-		default:
-			return FDC_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fdc_err("roulette: unexpected argument '%s'", argv[optind]);
-		return FDC_EXIT_USAGE;
-	}
-
+	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_roulette_cmd, &spins,
+				 &json);
+	if (ret != FDC_GO_ON)
+		return ret;
 	if (cfg->sides) {
 		fdc_err("roulette: --sides does not apply: the wheel has 37 pockets");
 		return FDC_EXIT_USAGE;

@@ -23,7 +23,7 @@
 /* Totals are signed 64-bit; every magnitude stays within this. */
 #define FDC_TOTAL_MAX	((u64)INT64_MAX)
 /* Exact distributions: at most this many totals, and keep-DP states. */
-#define FDC_DIST_MAX	(1U << 20)
+#define FDC_DIST_MAX	(1024U * 1024)
 #define FDC_DIST_WORK	50000000ULL
 
 struct fdc_parser {
@@ -1018,7 +1018,8 @@ int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
 			goto out_fail;
 		}
 		if (expr->term[i].pool.op && expr->term[i].keep) {
-			snprintf(err, errlen, "a success pool that keeps or drops dice is not supported");
+			snprintf(err, errlen,
+				 "a success pool that keeps or drops dice is not supported");
 			goto out_fail;
 		}
 	}

@@ -563,7 +563,7 @@ static void fdt_dist_one(const char *text, unsigned int dice, u64 sides)
 		freq[total - d.min]++;
 	}
 	for (s = 0; s < d.n; s++)
-		if (fabs((double)freq[s] / tuples - d.p[s]) > 1e-12)
+		if (fabs((double)freq[s] / tuples - d.p[s]) > 1 / 1e12)
 			bad++;
 	CHECK(!bad, "%s: %u totals differ from the exact distribution",
 	      text, bad);
@@ -596,8 +596,8 @@ static void fdt_dist(void)
 	      strstr(err, "exploding"), "2d6x has no distribution");
 	/* A control: a wrong distribution must be caught. */
 	CHECK(fdt_parse("4d6k3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      fabs(d.p[15] - 21.0 / 1296) < 1e-15 &&
-	      fabs(d.p[0] - 1.0 / 1296) < 1e-15, "4d6k3: P(18), P(3)");
+	      fabs(d.p[15] - 21.0 / 1296) < 1 / 1e15 &&
+	      fabs(d.p[0] - 1.0 / 1296) < 1 / 1e15, "4d6k3: P(18), P(3)");
 	free(d.p);
 }
 

@@ -404,7 +404,8 @@ static const struct fdt_case fdt_cases[] = {
 	/* Controls: biased, and must be caught. */
 	{ "parity of single rolls", FDT_CONTROL_PARITY1, 3, 8, 0, 0, 0, false, false },
 	{ "3 fair bits mod 6", FDT_CONTROL_MOD6, 2, 12, 0, 0, 0, true, false },
-	{ "tree sending each node's bit at once", FDT_CONTROL_TREE_STREAM, 3, 8, 0, 0, 0, false, false },
+	{ "tree sending each node's bit at once", FDT_CONTROL_TREE_STREAM,
+	  3, 8, 0, 0, 0, false, false },
 };
 
 static void fdt_exactness(void)

@@ -347,6 +347,48 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 }
 
 /**
+ * fdc_parse_cmd_opts() - the options of a command described by @opts
+ * @cfg: where the global options go
+ * @argc: argument count, argv[0] being the command
+ * @argv: the arguments
+ * @opts: the command's options: --help, --json and at most one number
+ * @num: the number, when given (left alone otherwise: its default)
+ * @json: set when --json is given
+ *
+ * Prints the help for --help, and a one-line error for a bad option or
+ * number or for any argument left after the options.
+ *
+ * Return: FDC_GO_ON, or the exit status the command ends with.
+ */
+int fdc_parse_cmd_opts(struct fdc_config *cfg, int argc, char **argv,
+		       const struct fdc_cmd_opts *opts, u64 *num, bool *json)
+{
+	char shortopts[4] = "h";
+	int c;
+
+	if (opts->num_opt)
+		snprintf(shortopts, sizeof(shortopts), "%c:h", opts->num_opt);
+	while ((c = fdc_getopt(cfg, argc, argv, shortopts,
+			       opts->longopts)) != -1) {
+		if (c == 'J') {
+			*json = true;
+		} else if (c == 'h') {
+			fdc_help(opts->help);
+			return FDC_EXIT_OK;
+		} else if (c != opts->num_opt ||
+			   fdc_parse_count(opts->cmd, opts->num_name, optarg,
+					   opts->num_min, opts->num_max, num)) {
+			return FDC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fdc_err("%s: unexpected argument '%s'", opts->cmd, argv[optind]);
+		return FDC_EXIT_USAGE;
+	}
+	return FDC_GO_ON;
+}
+
+/**
  * fdc_finish_output() - flush stdout and report a write error
  *
  * Return: FDC_EXIT_OK, or FDC_EXIT_FAILURE after printing the error.

@@ -36,7 +36,7 @@ static unsigned long long rnd(void)
 
 static unsigned long bad_errors;
 
-static void unexpected(const char *what, unsigned long cmd, int err)
+static void report_unexpected(const char *what, unsigned long cmd, int err)
 {
 	if (bad_errors++ < 20)
 		fprintf(stderr, "fuzz: %s 0x%lx: unexpected %s\n", what, cmd,
@@ -117,21 +117,21 @@ int main(int argc, char **argv)
 				continue;
 			if (errno != ENOTTY && errno != EINVAL &&
 			    errno != EFAULT && errno != ENODEV)
-				unexpected("ioctl", cmd, errno);
+				report_unexpected("ioctl", cmd, errno);
 			continue;
 		}
 		if ((r >> 12) % 8 == 0) {
 			writes++;
 			n = write(fd, arg, rnd() % 64);
 			if (n >= 0 || errno != EBADF)
-				unexpected("write", 0, n >= 0 ? 0 : errno);
+				report_unexpected("write", 0, n >= 0 ? 0 : errno);
 			continue;
 		}
 		reads++;
 		n = read(fd, arg == buf ? (void *)buf : arg, rnd() % 128);
 		if (n < 0 && errno != EINVAL && errno != EFAULT &&
 		    errno != EIO && errno != EAGAIN)
-			unexpected("read", 0, errno);
+			report_unexpected("read", 0, errno);
 		if (n < 0 && errno == EIO)
 			ioctl(fd, FAIRDIE_IOC_RESET);
 	}
@@ -147,12 +147,12 @@ int main(int argc, char **argv)
 		    ioctl(fds[k], FAIRDIE_IOC_SET_SOURCE, &crng) ||
 		    ioctl(fds[k], FAIRDIE_IOC_SET_FORMAT, &zero) ||
 		    read(fds[k], buf, 600) != 600) {
-			unexpected("final check", k, errno);
+			report_unexpected("final check", k, errno);
 			continue;
 		}
 		for (i = 0; i < 600; i++)
 			if (buf[i] >= 6)
-				unexpected("final value", buf[i], 0);
+				report_unexpected("final value", buf[i], 0);
 	}
 	printf("fuzz: %lu ioctls, %lu reads, %lu writes, %lu unexpected\n",
 	       ioctls, reads, writes, bad_errors);

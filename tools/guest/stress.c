@@ -53,7 +53,7 @@ static double now(void)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static const __u64 sides_menu[] = {

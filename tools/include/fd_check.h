@@ -24,12 +24,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
-#ifndef __maybe_unused
-#define __maybe_unused	__attribute__((unused))
-#endif
+#include "fd_attr.h"
 
 /* Failures printed in full; the rest are only counted. */
 #define FD_CHECK_REPORTS	40
