@@ -38,7 +38,7 @@
  * @opos: how many of them were handed out already
  *
  * Everything lives here: no pointers, no allocation; fd_peres_block() uses
- * about 600 bytes of stack besides.
+ * about 700 bytes of stack besides.
  */
 struct fd_peres {
 	u64 raw[FD_PERES_IN_WORDS(FD_PERES_BLOCK_BITS)];
