@@ -182,10 +182,12 @@ static inline void fd_peres_put(struct fd_peres_out *o, u64 x, unsigned int k)
 	u64 lo = o->acc | (x << o->n);
 	/* x >> (64 - n), also for n = 0: the bits of @x that do not fit */
 	u64 hi = (x >> 1) >> (63 - o->n);
+	/* All ones when a word is complete: no branch to mispredict. */
+	u64 done = -(u64)(m / 64);
 
 	*o->w = lo;
 	o->w += m / 64;
-	o->acc = m >= 64 ? hi : lo;
+	o->acc = lo ^ ((lo ^ hi) & done);
 	o->n = m % 64;
 }
 
@@ -315,8 +317,9 @@ static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
  * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits). Strings of up to
  * 8 bits with 3 levels or more left come whole from fd_peres_small[].
  */
-static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
-				 bool pext, struct fd_peres_out *out)
+static __always_inline void fd_peres_word(u64 x, unsigned int len,
+					  unsigned int depth, bool pext,
+					  struct fd_peres_out *out)
 {
 	struct fd_peres_out o = *out;
 	struct {
@@ -368,8 +371,8 @@ static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
  * @vbuf. 128 bits at a time: u word j is written after input words 2j and
  * 2j + 1 were read. Return the length of v.
  */
-static inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len, bool pext,
-				 struct fd_peres_out *out)
+static __always_inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len,
+					  bool pext, struct fd_peres_out *out)
 {
 	/* In locals: stores through *o.w cannot change them. */
 	struct fd_peres_out v = { .w = vbuf }, o = *out;
