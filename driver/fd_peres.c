@@ -317,9 +317,8 @@ static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
  * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits). Strings of up to
  * 8 bits with 3 levels or more left come whole from fd_peres_small[].
  */
-static __always_inline void fd_peres_word(u64 x, unsigned int len,
-					  unsigned int depth, bool pext,
-					  struct fd_peres_out *out)
+static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
+				 bool pext, struct fd_peres_out *out)
 {
 	struct fd_peres_out o = *out;
 	struct {
@@ -371,8 +370,8 @@ static __always_inline void fd_peres_word(u64 x, unsigned int len,
  * @vbuf. 128 bits at a time: u word j is written after input words 2j and
  * 2j + 1 were read. Return the length of v.
  */
-static __always_inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len,
-					  bool pext, struct fd_peres_out *out)
+static inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len, bool pext,
+				 struct fd_peres_out *out)
 {
 	/* In locals: stores through *o.w cannot change them. */
 	struct fd_peres_out v = { .w = vbuf }, o = *out;
@@ -498,12 +497,12 @@ unsigned int fd_peres_drain(struct fd_peres *st, struct fd_pool *out)
 {
 	u32 n = fd_peres_pending(st), left, c;
 
+	if (!n)
+		return 0;
 	if (n > FD_PERES_MAX_OUT)
 		n = FD_PERES_MAX_OUT;
 	if (n > fd_pool_room(out))
 		n = fd_pool_room(out);
-	if (!n)
-		return 0;
 	left = n;
 	/* Up to the pool's next word boundary, then whole words. */
 	c = -(out->head + out->count) % 64;

@@ -62,10 +62,6 @@ typedef __s64 s64;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
-#ifndef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
-#endif
-
 #ifndef BIT_ULL
 #define BIT_ULL(n)	(1ULL << (n))
 #endif
