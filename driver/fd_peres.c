@@ -526,21 +526,16 @@ unsigned int fd_peres_drain(struct fd_peres *st, struct fd_pool *out)
 }
 
 /**
- * fd_peres_feed() - add 64 raw bits to a stream
+ * fd_peres_feed_slow() - fd_peres_feed() when a block completes or fair bits
+ *	are pending
  * @st: the stream
  * @raw: the bits, the oldest in bit 0
- * @out: the pool for the fair bits, with at least FD_PERES_MAX_OUT bits of
- *	room
+ * @out: the pool for the fair bits
  *
- * Every FD_PERES_BLOCK_BITS / 64 calls complete a block, whose fair bits
- * are handed out by this and the next calls (or by fd_peres_drain()), at
- * most FD_PERES_MAX_OUT per call. The bits are the same, in the same order,
- * as fd_peres_block() with FD_PERES_DEPTH makes from the raw block. Callers
- * that want fair bits should drain pending ones before feeding more.
- *
- * Return: the number of fair bits appended to @out.
+ * Return: as fd_peres_feed().
  */
-unsigned int fd_peres_feed(struct fd_peres *st, u64 raw, struct fd_pool *out)
+unsigned int fd_peres_feed_slow(struct fd_peres *st, u64 raw,
+				struct fd_pool *out)
 {
 	/*
 	 * Fair bits still pending when the next block completes mean the
