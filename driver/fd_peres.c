@@ -24,14 +24,18 @@
  * and the depth grow; the ends of the many short sequences deep in the
  * recursion cost about 5% at FD_PERES_BLOCK_BITS = 32768.
  *
- * Memory: one level reads its input 64 bits at a time and writes u over
- * the first half of its own input (u is written half as fast as the input
- * is read), v into a scratch area of half the input's length, and the von
- * Neumann bits to the output. Then u runs with the second half of its old
- * input as scratch, and v with the whole old input as scratch. The sub-tree
- * of a sequence of length L touches only its own L bits and the first L / 2
- * bits of its scratch, so a block of n bits needs n / 2 bits of scratch
- * besides itself and its output.
+ * Memory: every sequence starts at a word boundary. One level reads its
+ * input 128 bits at a time and writes u over the first half of its own
+ * input (u word j after input words 2j and 2j + 1 were read), v into a
+ * scratch area of half the input's length, and the von Neumann bits to the
+ * output; with a fast PEXT, six of them split 64 pairs. Then u runs with
+ * the words of its old input past it as scratch, and v with the whole old
+ * input as scratch. The sub-tree of a sequence of L > 64 bits touches only
+ * its own words and the first ceil(L / 128) words of its scratch (u's
+ * scratch holds at least ceil(L / 256) words once L / 2 > 64), so a block
+ * of n bits needs FD_PERES_SCRATCH_WORDS(n) words of scratch besides itself
+ * and its output. Sequences of up to 64 bits are done in registers, and
+ * those of up to 8 bits from a table.
  */
 
 #include "fd_peres.h"
@@ -81,6 +85,61 @@ static const u16 fd_peres_byte[256] = {
 	0x160, 0x231, 0x230, 0x170, 0x0e0, 0x171, 0x170, 0x0f0,
 };
 
+/*
+ * Peres with any depth of at least 3 on the whole of a string of @len = 2,
+ * 4, 6 or 8 bits x: entry FD_PERES_SMALL(len) + x holds the output bits in
+ * bits 0-7 and their number in bits 8-11. Deeper levels of such strings
+ * have nothing left to split. tools/test/test_peres.c checks every entry
+ * against the definition.
+ */
+#define FD_PERES_SMALL_MAX	8
+#define FD_PERES_SMALL(len)	(((1U << (len)) - 4) / 3)
+static const u16 fd_peres_small[FD_PERES_SMALL(FD_PERES_SMALL_MAX + 2)] = {
+	0x000, 0x101, 0x100, 0x000, 0x000, 0x203, 0x202, 0x101,
+	0x201, 0x203, 0x202, 0x201, 0x200, 0x201, 0x200, 0x200,
+	0x100, 0x203, 0x202, 0x000, 0x000, 0x203, 0x202, 0x101,
+	0x201, 0x203, 0x202, 0x305, 0x200, 0x201, 0x200, 0x304,
+	0x100, 0x307, 0x306, 0x000, 0x101, 0x307, 0x306, 0x203,
+	0x303, 0x307, 0x306, 0x303, 0x302, 0x305, 0x304, 0x302,
+	0x201, 0x307, 0x306, 0x101, 0x100, 0x305, 0x304, 0x202,
+	0x301, 0x303, 0x302, 0x301, 0x300, 0x301, 0x300, 0x300,
+	0x200, 0x305, 0x304, 0x100, 0x000, 0x303, 0x302, 0x101,
+	0x301, 0x203, 0x202, 0x201, 0x300, 0x201, 0x200, 0x200,
+	0x100, 0x203, 0x202, 0x000, 0x000, 0x307, 0x306, 0x203,
+	0x305, 0x307, 0x306, 0x40d, 0x304, 0x305, 0x304, 0x40c,
+	0x202, 0x40f, 0x40e, 0x101, 0x303, 0x40f, 0x40e, 0x40b,
+	0x40b, 0x50f, 0x50e, 0x51b, 0x40a, 0x50d, 0x50c, 0x51a,
+	0x403, 0x51f, 0x51e, 0x303, 0x302, 0x40d, 0x40c, 0x40a,
+	0x409, 0x50b, 0x50a, 0x519, 0x408, 0x509, 0x508, 0x518,
+	0x402, 0x51d, 0x51c, 0x302, 0x201, 0x407, 0x406, 0x203,
+	0x405, 0x40f, 0x40e, 0x305, 0x404, 0x40d, 0x40c, 0x304,
+	0x202, 0x307, 0x306, 0x201, 0x301, 0x407, 0x406, 0x409,
+	0x403, 0x507, 0x506, 0x513, 0x402, 0x505, 0x504, 0x512,
+	0x401, 0x517, 0x516, 0x301, 0x303, 0x51f, 0x51e, 0x40b,
+	0x517, 0x40f, 0x40e, 0x517, 0x516, 0x40d, 0x40c, 0x516,
+	0x403, 0x51f, 0x51e, 0x303, 0x302, 0x51d, 0x51c, 0x40a,
+	0x515, 0x40b, 0x40a, 0x515, 0x514, 0x409, 0x408, 0x514,
+	0x402, 0x51d, 0x51c, 0x302, 0x301, 0x507, 0x506, 0x409,
+	0x503, 0x507, 0x506, 0x403, 0x502, 0x505, 0x504, 0x402,
+	0x401, 0x407, 0x406, 0x301, 0x300, 0x405, 0x404, 0x408,
+	0x401, 0x503, 0x502, 0x511, 0x400, 0x501, 0x500, 0x510,
+	0x400, 0x515, 0x514, 0x300, 0x301, 0x51b, 0x51a, 0x409,
+	0x513, 0x407, 0x406, 0x513, 0x512, 0x405, 0x404, 0x512,
+	0x401, 0x51b, 0x51a, 0x301, 0x300, 0x519, 0x518, 0x408,
+	0x511, 0x403, 0x402, 0x511, 0x510, 0x401, 0x400, 0x510,
+	0x400, 0x519, 0x518, 0x300, 0x300, 0x505, 0x504, 0x408,
+	0x501, 0x503, 0x502, 0x401, 0x500, 0x501, 0x500, 0x400,
+	0x400, 0x405, 0x404, 0x300, 0x200, 0x307, 0x306, 0x201,
+	0x305, 0x407, 0x406, 0x40d, 0x304, 0x405, 0x404, 0x40c,
+	0x200, 0x40f, 0x40e, 0x200, 0x303, 0x50f, 0x50e, 0x40b,
+	0x50b, 0x50f, 0x50e, 0x40b, 0x50a, 0x50d, 0x50c, 0x40a,
+	0x403, 0x40f, 0x40e, 0x303, 0x302, 0x50d, 0x50c, 0x40a,
+	0x509, 0x50b, 0x50a, 0x409, 0x508, 0x509, 0x508, 0x408,
+	0x402, 0x40d, 0x40c, 0x302, 0x100, 0x407, 0x406, 0x203,
+	0x405, 0x307, 0x306, 0x305, 0x404, 0x305, 0x304, 0x304,
+	0x202, 0x307, 0x306, 0x000,
+};
+
 /* The output of one block must drain before the next block is complete. */
 static_assert((FD_PERES_BLOCK_BITS / 64 - 1) * FD_PERES_MAX_OUT >= FD_PERES_BLOCK_BITS);
 static_assert(FD_PERES_BLOCK_BITS % 64 == 0);
@@ -99,50 +158,45 @@ static inline u64 fd_peres_get(const u64 *buf, u32 pos, unsigned int n)
 }
 
 /*
- * struct fd_bitw - appends to a bit string in memory without changing any
- * bit outside it: another string may share its first or last word.
+ * struct fd_peres_out - appends to a bit string that starts at a word
+ * boundary and owns its words: the bits past its end may be clobbered.
  * @w: the word being filled
- * @acc: the new bits of *@w, not stored yet
- * @n: how many low bits of *@w are settled (new or kept)
- * @keep: the bits of *@w below the string, to be left as they are
+ * @acc: its bits so far (only the @n low bits may be set)
+ * @n: how many, 0..63
  */
-struct fd_bitw {
+struct fd_peres_out {
 	u64 *w;
 	u64 acc;
 	unsigned int n;
-	u64 keep;
 };
 
-static inline void fd_bitw_init(struct fd_bitw *b, u64 *buf, u32 pos)
+/*
+ * Append the @k (0..64) low bits of @x; the bits of @x above them are 0.
+ * Without a branch: the word being filled is stored every time, so a put
+ * writes the word holding the string's bit number (its length before the
+ * put) and never the one after.
+ */
+static inline void fd_peres_put(struct fd_peres_out *o, u64 x, unsigned int k)
 {
-	b->w = buf + pos / 64;
-	b->n = pos % 64;
-	b->acc = 0;
-	b->keep = fd_low_bits(~0ULL, b->n);
+	unsigned int m = o->n + k;
+	u64 lo = o->acc | (x << o->n);
+	/* x >> (64 - n), also for n = 0: the bits of @x that do not fit */
+	u64 hi = (x >> 1) >> (63 - o->n);
+	/* All ones when a word is complete: no branch to mispredict. */
+	u64 done = -(u64)(m / 64);
+
+	*o->w = lo;
+	o->w += m / 64;
+	o->acc = lo ^ ((lo ^ hi) & done);
+	o->n = m % 64;
 }
 
-/* Append the @n (0..64) low bits of @x; the bits of @x above them are 0. */
-static inline void fd_bitw_put(struct fd_bitw *b, u64 x, unsigned int n)
+/* Store the last, partial word; return the length of the string. */
+static inline u32 fd_peres_out_end(struct fd_peres_out *o, const u64 *start)
 {
-	b->acc |= x << b->n;
-	if (b->n + n < 64) {
-		b->n += n;
-		return;
-	}
-	*b->w = (*b->w & b->keep) | b->acc;
-	b->w++;
-	b->keep = 0;
-	b->acc = b->n ? x >> (64 - b->n) : 0;
-	b->n = b->n + n - 64;
-}
-
-/* Store the last, partial word. */
-static inline void fd_bitw_flush(struct fd_bitw *b)
-{
-	u64 mine = fd_low_bits(~0ULL, b->n) & ~b->keep;
-
-	if (mine)
-		*b->w = (*b->w & ~mine) | b->acc;
+	if (o->n)
+		*o->w = o->acc;
+	return (o->w - start) * 64 + o->n;
 }
 
 /* Gather the even-numbered bits of @x into its low 32 bits. */
@@ -157,7 +211,7 @@ static inline u64 fd_peres_even(u64 x)
 }
 
 /*
- * struct fd_peres_split - one level of Peres on up to 32 pairs
+ * struct fd_peres_split - one level of Peres on up to 64 pairs
  * @vn: the von Neumann bits
  * @v: the common values of the equal pairs
  * @u: the XOR of each pair
@@ -173,27 +227,16 @@ struct fd_peres_split {
 };
 
 /*
- * Split the first @np (1..32) pairs of @x. The first bit of each pair is
- * its von Neumann bit if the pair differs, its common value if not: with a
- * fast PEXT, four of them do it; else a table does four pairs at a time.
+ * Split the first @np (1..32) pairs of @x with the table, four pairs at a
+ * time.
  */
-static inline void fd_peres_split(u64 x, unsigned int np, struct fd_peres_split *s)
+static inline void fd_peres_split_table(u64 x, unsigned int np,
+					struct fd_peres_split *s)
 {
-	const u64 even = 0x5555555555555555ULL;
 	unsigned int i, nvn = 0;
 	u64 vn = 0, v = 0;
 
 	x = fd_low_bits(x, 2 * np);
-	if (fd_fast_pext()) {
-		u64 first = fd_pext(x, even), d = fd_pext(x ^ (x >> 1), even);
-
-		s->vn = fd_pext(first, d);
-		s->nvn = hweight64(d);
-		s->v = fd_pext(first, ~d & fd_low_bits(~0ULL, np));
-		s->nv = np - s->nvn;
-		s->u = d;
-		return;
-	}
 	for (i = 0; i < np; i += 4) {
 		unsigned int e = fd_peres_byte[(x >> (2 * i)) & 0xff];
 
@@ -210,13 +253,74 @@ static inline void fd_peres_split(u64 x, unsigned int np, struct fd_peres_split 
 }
 
 /*
+ * Split the first @np (1..32) pairs of @x: pair i is bits 2i and 2i + 1.
+ * The first bit of each pair is its von Neumann bit if the pair differs,
+ * its common value if not: with a fast PEXT (@pext), four of them do it;
+ * else the table.
+ */
+static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
+				    struct fd_peres_split *s)
+{
+	const u64 even = 0x5555555555555555ULL;
+	u64 first, d;
+
+	if (!pext) {
+		fd_peres_split_table(x, np, s);
+		return;
+	}
+	x = fd_low_bits(x, 2 * np);
+	first = fd_pext(x, even);
+	d = fd_pext(x ^ (x >> 1), even);
+	s->vn = fd_pext(first, d);
+	s->nvn = hweight64(d);
+	s->v = fd_pext(first, ~d & fd_low_bits(~0ULL, np));
+	s->nv = np - s->nvn;
+	s->u = d;
+}
+
+/*
+ * The same on the first @np (33..64) pairs of the 128 bits @x0 (first),
+ * @x1: with PEXT, six of them; else the table on each half.
+ */
+static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
+				    bool pext, struct fd_peres_split *s)
+{
+	const u64 even = 0x5555555555555555ULL;
+	struct fd_peres_split h;
+	u64 first, d;
+
+	x1 = fd_low_bits(x1, 2 * np - 64);
+	if (pext) {
+		first = fd_pext(x0, even) | fd_pext(x1, even) << 32;
+		d = fd_pext(x0 ^ (x0 >> 1), even) |
+		    fd_pext(x1 ^ (x1 >> 1), even) << 32;
+		s->vn = fd_pext(first, d);
+		s->nvn = hweight64(d);
+		s->v = fd_pext(first, ~d & fd_low_bits(~0ULL, np));
+		s->nv = np - s->nvn;
+		s->u = d;
+		return;
+	}
+	fd_peres_split_table(x0, 32, s);
+	fd_peres_split_table(x1, np - 32, &h);
+	/* Each half holds at most 32 bits of each kind. */
+	s->vn |= h.vn << s->nvn;
+	s->v |= h.v << s->nv;
+	s->u |= h.u << 32;
+	s->nvn += h.nvn;
+	s->nv += h.nv;
+}
+
+/*
  * Peres with @depth levels on the @len (2..64) bits of @x, in registers.
  * Each waiting v is at most half as long as the one below it and at least
- * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits).
+ * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits). Strings of up to
+ * 8 bits with 3 levels or more left come whole from fd_peres_small[].
  */
-static void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
-			  struct fd_bitw *out)
+static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
+				 bool pext, struct fd_peres_out *out)
 {
+	struct fd_peres_out o = *out;
 	struct {
 		u64 x;
 		u8 len;
@@ -227,71 +331,86 @@ static void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
 	for (;;) {
 		struct fd_peres_split s;
 
-		fd_peres_split(x, len / 2, &s);
-		fd_bitw_put(out, s.vn, s.nvn);
-		if (depth > 1 && s.nv >= 2 && !FD_WARN_ON(top >= ARRAY_SIZE(stack))) {
-			stack[top].x = s.v;
-			stack[top].len = s.nv;
-			stack[top++].depth = depth - 1;
-		}
-		if (depth > 1 && len >= 4) {
-			x = s.u;
-			len /= 2;
-			depth--;
-			continue;
+		if (len <= FD_PERES_SMALL_MAX && depth >= 3) {
+			unsigned int e;
+
+			len &= ~1U;
+			e = fd_peres_small[FD_PERES_SMALL(len) +
+					   fd_low_bits(x, len)];
+			fd_peres_put(&o, e & 0xff, e >> 8);
+		} else {
+			fd_peres_split32(x, len / 2, pext, &s);
+			fd_peres_put(&o, s.vn, s.nvn);
+			if (depth > 1 && s.nv >= 2 &&
+			    !FD_WARN_ON(top >= ARRAY_SIZE(stack))) {
+				stack[top].x = s.v;
+				stack[top].len = s.nv;
+				stack[top++].depth = depth - 1;
+			}
+			if (depth > 1 && len >= 4) {
+				x = s.u;
+				len /= 2;
+				depth--;
+				continue;
+			}
 		}
 		if (!top)
-			return;
+			break;
 		top--;
 		x = stack[top].x;
 		len = stack[top].len;
 		depth = stack[top].depth;
 	}
+	*out = o;
 }
+
+/*
+ * One level on the @len (more than 64) bits at @in, a word boundary: the
+ * von Neumann bits go to @out, u over the first half of the input, v to
+ * @vbuf. 128 bits at a time: u word j is written after input words 2j and
+ * 2j + 1 were read. Return the length of v.
+ */
+static inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len, bool pext,
+				 struct fd_peres_out *out)
+{
+	/* In locals: stores through *o.w cannot change them. */
+	struct fd_peres_out v = { .w = vbuf }, o = *out;
+	u32 pairs = len / 2, full = pairs / 64, rem = pairs % 64, j;
+	struct fd_peres_split s;
+
+	for (j = 0; j < full; j++) {
+		fd_peres_split64(in[2 * j], in[2 * j + 1], 64, pext, &s);
+		fd_peres_put(&o, s.vn, s.nvn);
+		fd_peres_put(&v, s.v, s.nv);
+		in[j] = s.u;
+	}
+	if (rem) {
+		/* Read only the words of the input. */
+		if (rem > 32)
+			fd_peres_split64(in[2 * j], in[2 * j + 1], rem, pext, &s);
+		else
+			fd_peres_split32(in[2 * j], rem, pext, &s);
+		fd_peres_put(&o, s.vn, s.nvn);
+		fd_peres_put(&v, s.v, s.nv);
+		in[j] = s.u;
+	}
+	*out = o;
+	return fd_peres_out_end(&v, vbuf);
+}
+
+/* Words that hold @nbits bits. */
+#define FD_PERES_WORDS(nbits)	(((nbits) + 63) / 64)
 
 /*
  * struct fd_peres_task - one call of the recursion: Peres with @depth levels
- * on the @len bits of buffer @in from bit @in_pos on, with room for v in
- * buffer @sc from bit @sc_pos on
+ * on the @len bits at @in, with the words at @sc as scratch
  */
 struct fd_peres_task {
-	u32 in_pos;
-	u32 sc_pos;
+	u64 *in;
+	u64 *sc;
 	u32 len;
-	u8 depth;
-	u8 in;
-	u8 sc;
+	u32 depth;
 };
-
-/*
- * One level of @t: the von Neumann bits go to @out, u over the first half of
- * the input, v to the scratch. Return the length of v.
- */
-static u32 fd_peres_level(u64 *const buf[2], const struct fd_peres_task *t,
-			  struct fd_bitw *out)
-{
-	const u64 *in = buf[t->in];
-	u32 pairs = t->len / 2, done = 0, vlen = 0;
-	struct fd_bitw u, v;
-
-	fd_bitw_init(&u, buf[t->in], t->in_pos);
-	fd_bitw_init(&v, buf[t->sc], t->sc_pos);
-	while (done < pairs) {
-		unsigned int np = pairs - done < 32 ? pairs - done : 32;
-		struct fd_peres_split s;
-
-		fd_peres_split(fd_peres_get(in, t->in_pos + 2 * done, 2 * np), np, &s);
-		fd_bitw_put(out, s.vn, s.nvn);
-		fd_bitw_put(&v, s.v, s.nv);
-		/* Only after the input was read: u may overwrite it. */
-		fd_bitw_put(&u, s.u, np);
-		done += np;
-		vlen += s.nv;
-	}
-	fd_bitw_flush(&u);
-	fd_bitw_flush(&v);
-	return vlen;
-}
 
 /**
  * fd_peres_block() - Peres' extractor on one block of bits
@@ -309,49 +428,52 @@ static u32 fd_peres_level(u64 *const buf[2], const struct fd_peres_task *t,
 unsigned int fd_peres_block(u64 *in, unsigned int nbits, unsigned int depth,
 			    u64 *scratch, u64 *out)
 {
-	u64 *const buf[2] = { in, scratch };
 	/*
 	 * Depth-first, u before v. The stack holds at most one v waiting at
 	 * each depth below @depth, plus the u on top: at most @depth tasks.
 	 */
 	struct fd_peres_task stack[FD_PERES_MAX_DEPTH];
+	struct fd_peres_out o = { .w = out };
+	bool pext = fd_fast_pext();
 	unsigned int top = 0;
-	struct fd_bitw o;
 
 	if (FD_WARN_ON(depth > FD_PERES_MAX_DEPTH))
 		depth = FD_PERES_MAX_DEPTH;
-	fd_bitw_init(&o, out, 0);
 	if (depth && nbits >= 2)
 		stack[top++] = (struct fd_peres_task){
-			.len = nbits, .depth = depth, .in = 0, .sc = 1,
+			.in = in, .sc = scratch, .len = nbits, .depth = depth,
 		};
 	while (top) {
 		struct fd_peres_task t = stack[--top];
-		u32 vlen;
+		u32 vlen, ulen = t.len / 2;
 
 		/* Short sequences: the whole sub-tree in registers. */
 		if (t.len <= 64) {
-			fd_peres_word(fd_peres_get(buf[t.in], t.in_pos, t.len),
-				      t.len, t.depth, &o);
+			if (pext)
+				fd_peres_word(t.in[0], t.len, t.depth, true, &o);
+			else
+				fd_peres_word(t.in[0], t.len, t.depth, false, &o);
 			continue;
 		}
-		vlen = fd_peres_level(buf, &t, &o);
+		if (pext)
+			vlen = fd_peres_level(t.in, t.sc, t.len, true, &o);
+		else
+			vlen = fd_peres_level(t.in, t.sc, t.len, false, &o);
 		if (t.depth == 1)
 			continue;
+		/* v next, with the whole old input as scratch ... */
 		if (vlen >= 2)
 			stack[top++] = (struct fd_peres_task){
-				.in = t.sc, .in_pos = t.sc_pos, .len = vlen,
-				.sc = t.in, .sc_pos = t.in_pos,
+				.in = t.sc, .sc = t.in, .len = vlen,
 				.depth = t.depth - 1,
 			};
+		/* ... after u, with the words of the old input past it. */
 		stack[top++] = (struct fd_peres_task){
-			.in = t.in, .in_pos = t.in_pos, .len = t.len / 2,
-			.sc = t.in, .sc_pos = t.in_pos + t.len / 2,
-			.depth = t.depth - 1,
+			.in = t.in, .sc = t.in + FD_PERES_WORDS(ulen),
+			.len = ulen, .depth = t.depth - 1,
 		};
 	}
-	fd_bitw_flush(&o);
-	return (o.w - out) * 64 + o.n;
+	return fd_peres_out_end(&o, out);
 }
 
 /**
@@ -373,38 +495,47 @@ void fd_peres_init(struct fd_peres *st)
  */
 unsigned int fd_peres_drain(struct fd_peres *st, struct fd_pool *out)
 {
-	u32 n = fd_peres_pending(st), left;
+	u32 n = fd_peres_pending(st), left, c;
 
+	if (!n)
+		return 0;
 	if (n > FD_PERES_MAX_OUT)
 		n = FD_PERES_MAX_OUT;
 	if (n > fd_pool_room(out))
 		n = fd_pool_room(out);
-	for (left = n; left; ) {
-		unsigned int c = left < 64 ? left : 64;
+	left = n;
+	/* Up to the pool's next word boundary, then whole words. */
+	c = -(out->head + out->count) % 64;
+	if (c > left)
+		c = left;
+	fd_pool_put(out, fd_peres_get(st->out, st->opos, c), c);
+	st->opos += c;
+	left -= c;
+	while (left >= 64) {
+		u32 tail = (out->head + out->count) % FD_POOL_BITS;
 
-		fd_pool_put(out, fd_peres_get(st->out, st->opos, c), c);
-		st->opos += c;
-		left -= c;
+		/* Free bits from @tail on: the whole word is ours. */
+		out->word[tail / 64] = fd_peres_get(st->out, st->opos, 64);
+		out->count += 64;
+		st->opos += 64;
+		left -= 64;
 	}
+	fd_pool_put(out, fd_peres_get(st->out, st->opos, left), left);
+	st->opos += left;
 	return n;
 }
 
 /**
- * fd_peres_feed() - add 64 raw bits to a stream
+ * fd_peres_feed_slow() - fd_peres_feed() when a block completes or fair bits
+ *	are pending
  * @st: the stream
  * @raw: the bits, the oldest in bit 0
- * @out: the pool for the fair bits, with at least FD_PERES_MAX_OUT bits of
- *	room
+ * @out: the pool for the fair bits
  *
- * Every FD_PERES_BLOCK_BITS / 64 calls complete a block, whose fair bits
- * are handed out by this and the next calls (or by fd_peres_drain()), at
- * most FD_PERES_MAX_OUT per call. The bits are the same, in the same order,
- * as fd_peres_block() with FD_PERES_DEPTH makes from the raw block. Callers
- * that want fair bits should drain pending ones before feeding more.
- *
- * Return: the number of fair bits appended to @out.
+ * Return: as fd_peres_feed().
  */
-unsigned int fd_peres_feed(struct fd_peres *st, u64 raw, struct fd_pool *out)
+unsigned int fd_peres_feed_slow(struct fd_peres *st, u64 raw,
+				struct fd_pool *out)
 {
 	/*
 	 * Fair bits still pending when the next block completes mean the

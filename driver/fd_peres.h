@@ -38,7 +38,7 @@
  * @opos: how many of them were handed out already
  *
  * Everything lives here: no pointers, no allocation; fd_peres_block() uses
- * about 600 bytes of stack besides.
+ * about 700 bytes of stack besides.
  */
 struct fd_peres {
 	u64 raw[FD_PERES_IN_WORDS(FD_PERES_BLOCK_BITS)];
@@ -64,6 +64,36 @@ unsigned int fd_peres_block(u64 *in, unsigned int nbits, unsigned int depth,
 			    u64 *scratch, u64 *out);
 void fd_peres_init(struct fd_peres *st);
 unsigned int fd_peres_drain(struct fd_peres *st, struct fd_pool *out);
-unsigned int fd_peres_feed(struct fd_peres *st, u64 raw, struct fd_pool *out);
+unsigned int fd_peres_feed_slow(struct fd_peres *st, u64 raw,
+				struct fd_pool *out);
+
+/**
+ * fd_peres_feed() - add 64 raw bits to a stream
+ * @st: the stream
+ * @raw: the bits, the oldest in bit 0
+ * @out: the pool for the fair bits, with at least FD_PERES_MAX_OUT bits of
+ *	room
+ *
+ * Every FD_PERES_BLOCK_BITS / 64 calls complete a block, whose fair bits
+ * are handed out by this and the next calls (or by fd_peres_drain()), at
+ * most FD_PERES_MAX_OUT per call. The bits are the same, in the same order,
+ * as fd_peres_block() with FD_PERES_DEPTH makes from the raw block. Callers
+ * that want fair bits should drain pending ones before feeding more.
+ *
+ * Inline for the usual word, which only joins the block being gathered.
+ *
+ * Return: the number of fair bits appended to @out.
+ */
+static inline unsigned int fd_peres_feed(struct fd_peres *st, u64 raw,
+					 struct fd_pool *out)
+{
+	if (likely(st->nraw + 64 < FD_PERES_BLOCK_BITS &&
+		   !fd_peres_pending(st))) {
+		st->raw[st->nraw / 64] = raw;
+		st->nraw += 64;
+		return 0;
+	}
+	return fd_peres_feed_slow(st, raw, out);
+}
 
 #endif /* _FAIRDIE_PERES_H */

@@ -252,6 +252,96 @@ static void against_reference(unsigned int n, unsigned int depth, double p)
 	free(ref);
 }
 
+/* ---- windows ---- */
+
+/*
+ * Inputs longer than a word go through fd_peres_level(), 128 bits at a
+ * time, with a masked last part: at each edge of those parts and at the
+ * ends, every value of a window of WIN bits, the rest random, must give
+ * the reference bit for bit.
+ */
+#define WIN	10
+
+static void windows(unsigned int n, unsigned int depth, double p)
+{
+	size_t nw = FD_PERES_IN_WORDS(n);
+	u64 *in = xmalloc(nw * 8), *x = xmalloc(nw * 8);
+	u64 *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
+	unsigned char *bits = xmalloc(n), *ref = xmalloc(n);
+	unsigned int offs[8], no = 0, o, i, m, mref, diff = 0, bad = 0;
+	u64 w, thr = threshold(p);
+
+	for (i = 0; i < nw; i++)
+		in[i] = coin64(thr);
+	/* the start, the end, and across each 64-bit boundary */
+	offs[no++] = 0;
+	offs[no++] = n - WIN;
+	for (i = 64; i + WIN / 2 < n && no < ARRAY_SIZE(offs); i += 64)
+		offs[no++] = i - WIN / 2;
+	for (o = 0; o < no; o++) {
+		for (w = 0; w < (1U << WIN); w++) {
+			memcpy(x, in, nw * 8);
+			for (i = 0; i < WIN; i++) {
+				unsigned int b = offs[o] + i;
+
+				x[b / 64] = (x[b / 64] & ~(1ULL << (b % 64))) |
+					    ((w >> i) & 1) << (b % 64);
+			}
+			for (i = 0; i < n; i++)
+				bits[i] = getbit(x, i);
+			m = run_block(x, n, depth, out);
+			mref = ref_peres(bits, n, depth, ref);
+			diff = m != mref;
+			for (i = 0; i < m && i < mref; i++)
+				diff += getbit(out, i) != ref[i];
+			bad += !!diff;
+		}
+	}
+	CHECK(!bad, "n=%u depth=%u p=%.2f: %u windowed inputs differ from the reference",
+	      n, depth, p, bad);
+	free(in);
+	free(x);
+	free(out);
+	free(bits);
+	free(ref);
+}
+
+/* ---- patterns ---- */
+
+/*
+ * Words of all-equal or all-different pairs, which a biased coin almost
+ * never makes: 64 bits of v or of von Neumann bits from one 128-bit part.
+ */
+static void patterns(unsigned int n, unsigned int depth)
+{
+	static const u64 pat[] = {
+		0, ~0ULL, 0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL,
+		0x3333333333333333ULL, 0x6666666666666666ULL,
+	};
+	size_t nw = FD_PERES_IN_WORDS(n), i;
+	u64 *in = xmalloc(nw * 8), *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
+	unsigned char *bits = xmalloc(n), *ref = xmalloc(n);
+	unsigned int m, mref, diff = 0;
+
+	for (i = 0; i < nw; i++) {
+		u64 r = splitmix64();
+
+		in[i] = r % 4 ? pat[(r >> 8) % ARRAY_SIZE(pat)] : splitmix64();
+	}
+	for (i = 0; i < n; i++)
+		bits[i] = getbit(in, i);
+	m = run_block(in, n, depth, out);
+	mref = ref_peres(bits, n, depth, ref);
+	for (i = 0; i < m && i < mref; i++)
+		diff += getbit(out, i) != ref[i];
+	CHECK(m == mref && !diff, "patterns n=%u depth=%u: %u bits, reference %u, %u differ",
+	      n, depth, m, mref, diff);
+	free(in);
+	free(out);
+	free(bits);
+	free(ref);
+}
+
 /* ---- stream ---- */
 
 /*
@@ -396,6 +486,22 @@ int main(int argc, char **argv)
 			if (n % 64 < 3 || n % 64 > 61)
 				for (d = 1; d <= FD_PERES_MAX_DEPTH; d += 3)
 					against_reference(n, d, ps[n % ARRAY_SIZE(ps)]);
+		{
+			static const unsigned int wn[] = {
+				65, 66, 100, 127, 128, 129, 131, 191, 194, 255,
+				256, 258, 300, 385,
+			};
+
+			for (i = 0; i < ARRAY_SIZE(wn); i++) {
+				windows(wn[i], 2, ps[i % ARRAY_SIZE(ps)]);
+				windows(wn[i], FD_PERES_DEPTH, ps[i % ARRAY_SIZE(ps)]);
+			}
+			printf("# windows: every value of %d bits at each 64-bit edge, %zu lengths\n",
+			       WIN, ARRAY_SIZE(wn));
+		}
+		for (i = 0; i < 200; i++)
+			patterns(65 + splitmix64() % 3000, 1 + i % FD_PERES_MAX_DEPTH);
+		printf("# patterns: words of equal or of differing pairs\n");
 		against_reference(FD_PERES_BLOCK_BITS, FD_PERES_DEPTH, 0.5);
 		against_reference(FD_PERES_BLOCK_BITS, FD_PERES_DEPTH, 0.8);
 		printf("# reference: random inputs of up to 40000 bits, depths 0-%d\n",
