@@ -479,6 +479,21 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 }
 
 /* Power-of-two sides: fields of the fair bits, up to 64 bits at a time. */
+#define FD_LITTLE_ENDIAN (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+
+/*
+ * Bit i of the low byte of @x in byte i of the result, as 0 or 1 (the
+ * first byte in memory on a little-endian machine): the byte copied into
+ * every byte, byte i masked to its bit i, and 0x7f added so that a set bit
+ * carries into bit 7 of its byte and no further.
+ */
+static inline u64 fd_spread8(u64 x)
+{
+	u64 y = ((x & 0xff) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+
+	return ((y + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
+}
+
 static u32 fd_sampler_fill_pow2(struct fd_sampler *s, struct fd_pool *fair,
 				u8 *dst, u32 count)
 {
@@ -496,7 +511,16 @@ static u32 fd_sampler_fill_pow2(struct fd_sampler *s, struct fd_pool *fair,
 			break;
 		bits = fd_pool_take(fair, c * pb);
 		s->bits += c * pb;
-		for (i = 0; i < c; i++) {
+		i = 0;
+		/* Coins: eight bits become eight bytes at once. */
+		for (; pb == 1 && FD_LITTLE_ENDIAN && i + 8 <= c; i += 8) {
+			u64 v = fd_spread8(bits);
+
+			memcpy(dst + made, &v, sizeof(v));
+			made += 8;
+			bits >>= 8;
+		}
+		for (; i < c; i++) {
 			dst[made++] = bits & mask;
 			bits >>= pb;
 		}
