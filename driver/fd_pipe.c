@@ -310,9 +310,9 @@ int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
 			fd_put_roll(dst + (*made)++ * width, v, width);
 			continue;
 		}
-		*made += fd_sampler_fill_wide(&p->sampler, &p->pool,
-					      dst + *made * width,
-					      count - *made, width);
+		*made += fd_sampler_fill_rolls(&p->sampler, &p->pool,
+					       dst + *made * width,
+					       count - *made, width);
 		if (*made == count)
 			break;
 		err = fd_pipe_refill(p, ops, ctx, nonblock);

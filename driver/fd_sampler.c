@@ -4,8 +4,9 @@
  *
  * Invariant: Z is uniform on [0, M) and independent of every roll already
  * returned. Appending a fair bit keeps it (Z + M b is uniform on [0, 2M)).
- * With Q = M div n: conditioned on Z < Q n, the pair (Z mod n, Z div n) is
- * uniform on [0, n) x [0, Q), so the roll is exact and Z div n is a fresh
+ * With Q = M div n (or any Q with Q n <= M, as dual dice take it):
+ * conditioned on Z < Q n, the pair (Z mod n, Z div n) is uniform on
+ * [0, n) x [0, Q), so the roll is exact and Z div n is a fresh
  * uniform state on [0, Q); conditioned on Z >= Q n, Z - Q n is uniform on
  * [0, M - Q n). Without recycling the target of M is n itself, M stays below
  * 2n, Q is 1, and this is the Fast Dice Roller.
@@ -177,18 +178,7 @@ void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
 		s->z = s->z * pw + s->digits;
 		s->m *= pw;
 	}
-	/*
-	 * The second state of a dual die joins the first: Z + M Z2 is uniform
-	 * on [0, M M2). It is dropped, which is as exact, in the one case the
-	 * product would not fit (a first state already wider than 64 bits).
-	 */
-	if (s->m2 > 1 && s->m <= fd_div128(~(fd_u128)0, s->m2, &rem)) {
-		s->z += s->m * s->z2;
-		s->m *= s->m2;
-	}
-	s->z2 = 0;
-	s->m2 = 1;
-	s->turn = 0;
+
 	/* A precision a test chose is kept, as far as @sides allows. */
 	if (precision == FD_SAMPLER_PRECISION_SMALL ||
 	    precision == FD_SAMPLER_PRECISION_LARGE)
@@ -196,6 +186,21 @@ void fd_sampler_set_sides(struct fd_sampler *s, u64 sides)
 	else if (precision < fls64(sides))
 		precision = fls64(sides);
 	fd_sampler_setup(s, sides, precision);
+	/*
+	 * A second state serves the next dual die as it is. Otherwise it joins
+	 * the first: Z + M Z2 is uniform on [0, M M2); it is dropped, which is
+	 * as exact, in the one case the product would not fit (a first state
+	 * already wider than 64 bits).
+	 */
+	if (!s->dual) {
+		if (s->m2 > 1 && s->m <= fd_div128(~(fd_u128)0, s->m2, &rem)) {
+			s->z += s->m * s->z2;
+			s->m *= s->m2;
+		}
+		s->z2 = 0;
+		s->m2 = 1;
+		s->turn = 0;
+	}
 	s->large = fd_sampler_wide(s) || (s->m >> 64);
 }
 
@@ -478,7 +483,6 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 	}
 }
 
-/* Power-of-two sides: fields of the fair bits, up to 64 bits at a time. */
 #define FD_LITTLE_ENDIAN (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 
 /*
@@ -494,6 +498,7 @@ static inline u64 fd_spread8(u64 x)
 	return ((y + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
 }
 
+/* Power-of-two sides: fields of the fair bits, up to 64 bits at a time. */
 static u32 fd_sampler_fill_pow2(struct fd_sampler *s, struct fd_pool *fair,
 				u8 *dst, u32 count)
 {
@@ -554,6 +559,9 @@ static void fd_sampler_fill_halves(struct fd_sampler *s, u8 *dst)
 
 static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
 				   u8 *dst, u32 count, bool *dry);
+static u32 fd_sampler_fill_unbatched(struct fd_sampler *s,
+				     struct fd_pool *fair, u8 *dst, u32 count,
+				     u32 width);
 
 /**
  * fd_sampler_fill() - up to @count rolls of at most 256 sides, as bytes
@@ -576,7 +584,7 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 	if (FD_WARN_ON(n > 256))
 		return 0;
 	if (s->dual || s->plain_bits)
-		return fd_sampler_fill_wide(s, fair, dst, count, 1);
+		return fd_sampler_fill_unbatched(s, fair, dst, count, 1);
 	if (s->pow2_bits)
 		return fd_sampler_fill_pow2(s, fair, dst, count);
 	while (made < count) {
@@ -842,8 +850,41 @@ static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
 	return made;
 }
 
+/*
+ * Rolls of a plain or dual die: plain ones straight from the bits, dual
+ * ones two at a time while the turn and the state allow, the rest through
+ * fd_sampler_roll(). Wide dice have 4-byte rolls; the tests use small ones.
+ */
+static u32 fd_sampler_fill_unbatched(struct fd_sampler *s,
+				     struct fd_pool *fair, u8 *dst, u32 count,
+				     u32 width)
+{
+	u32 made = 0;
+	u64 v;
+
+	if (s->plain_bits && width == 4)
+		return fd_sampler_fill_plain(s, fair, dst, count, 4);
+	if (s->plain_bits)
+		return fd_sampler_fill_plain(s, fair, dst, count, width);
+	while (made < count) {
+		if (!s->large && !s->turn && count - made >= 2) {
+			made += width == 4 ?
+				fd_sampler_fill_dual(s, fair, dst + made * 4,
+						     count - made, 4) :
+				fd_sampler_fill_dual(s, fair, dst + made * width,
+						     count - made, width);
+			if (made == count)
+				break;
+		}
+		if (!fd_sampler_roll(s, fair, &v))
+			break;
+		fd_put_roll(dst + made++ * width, v, width);
+	}
+	return made;
+}
+
 /**
- * fd_sampler_fill_wide() - up to @count rolls of any die, @width bytes each
+ * fd_sampler_fill_rolls() - up to @count rolls of any die, @width bytes each
  * @s: the sampler
  * @fair: fair bits, taken as fd_sampler_roll() takes them
  * @dst: where the rolls go, as fd_put_roll() stores them
@@ -855,30 +896,17 @@ static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
  *
  * Return: how many were made; fewer than @count when @fair ran dry.
  */
-u32 fd_sampler_fill_wide(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
-			 u32 count, u32 width)
+u32 fd_sampler_fill_rolls(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+			  u32 count, u32 width)
 {
 	u32 made = 0;
 	u64 v;
 
-	/* Wide dice have 4-byte rolls; the tests use small ones. */
-	if (s->plain_bits && width == 4)
-		return fd_sampler_fill_plain(s, fair, dst, count, 4);
-	if (s->plain_bits)
-		return fd_sampler_fill_plain(s, fair, dst, count, width);
-	if (width == 1 && s->sides <= 256 && !s->dual)
+	if (s->dual || s->plain_bits)
+		return fd_sampler_fill_unbatched(s, fair, dst, count, width);
+	if (width == 1 && s->sides <= 256)
 		return fd_sampler_fill(s, fair, dst, count);
 	while (made < count) {
-		if (s->dual && !s->large && !s->turn && !s->ndigits &&
-		    count - made >= 2) {
-			made += width == 4 ?
-				fd_sampler_fill_dual(s, fair, dst + made * 4,
-						     count - made, 4) :
-				fd_sampler_fill_dual(s, fair, dst + made * width,
-						     count - made, width);
-			if (made == count)
-				break;
-		}
 		if (!fd_sampler_roll(s, fair, &v))
 			break;
 		fd_put_roll(dst + made++ * width, v, width);

@@ -4,9 +4,10 @@
  *
  * The sampler keeps a state Z that is uniform on [0, M). It tops M up with
  * fair bits (Z = Z + M bit, M = 2M) until M reaches its target, then accepts
- * when Z falls below the largest multiple of sides not above M. On accept it
- * returns Z mod sides and keeps Z div sides, uniform on [0, M div sides); on
- * reject it keeps Z - that multiple, uniform on the remainder. Nothing is
+ * when Z falls below Q sides, Q = M div sides (a dual die may take Q one
+ * less: any Q with Q sides <= M is exact). On accept it returns Z mod sides
+ * and keeps Z div sides, uniform on [0, Q); on reject it keeps Z - Q sides,
+ * uniform on the remainder. Nothing is
  * ever approximated: each roll is exactly uniform and independent of the
  * state that is kept. See Documentation/design/fairdie.rst.
  */
@@ -30,9 +31,9 @@
  */
 #define FD_SAMPLER_BATCH_BITS		48
 /*
- * A die of sides in [2^k - 2^(k - 16), 2^k) rejects k fresh bits with
- * probability below 2^-16: k 2^k / sides bits per roll, within 6 x 10^-4
- * bit of log2(sides) for k <= 32, with no division at all.
+ * A die of sides in [2^k - 2^(k - 16), 2^k), k > 24, rejects k fresh bits
+ * with probability at most 2^-16: k 2^k / sides bits per roll, within
+ * 6 x 10^-4 bit of log2(sides) for k <= 32, with no division at all.
  */
 #define FD_SAMPLER_PLAIN_GAP		16
 
@@ -59,14 +60,15 @@
  *	digits left after a batch's first roll into two halves, so that two
  *	chains of divisions run side by side
  * @half_recip: fd_recip(@half)
- * @dual: a die too wide for a batch of two (2642246 to 2^32 sides by
- *	default) and not plain: the rolls alternate between two independent
- *	states, (@z, @m) and (@z2, @m2), so that two chains of divisions run
- *	side by side
+ * @dual: a die too wide for a batch of two (from 2642246 sides by default,
+ *	up to 2^32 - 2^16 - 1) and not plain: the rolls alternate between two
+ *	independent states, (@z, @m) and (@z2, @m2), so that two chains of
+ *	divisions run side by side
  * @turn: which state the next roll of a @dual die uses, 0 or 1
  * @plain_bits: k, when sides is within 2^(k - FD_SAMPLER_PLAIN_GAP) below
  *	2^k (k > 24): each roll is then k fresh bits, rejected at sides or
- *	above, which wastes less than recycling would save; 0 otherwise
+ *	above, which gives up at most 6 x 10^-4 bit per roll to save every
+ *	division; 0 otherwise
  * @z2: the second state, uniform on [0, @m2) and independent of (@z, @m)
  * @m2: its range, at least 1
  */
@@ -188,8 +190,8 @@ void fd_sampler_init_batch(struct fd_sampler *s, u64 sides,
 void fd_sampler_set_sides(struct fd_sampler *s, u64 sides);
 u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 		    u32 count);
-u32 fd_sampler_fill_wide(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
-			 u32 count, u32 width);
+u32 fd_sampler_fill_rolls(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
+			  u32 count, u32 width);
 void fd_sampler_reset(struct fd_sampler *s);
 bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out);
 bool fd_sampler_wants(const struct fd_sampler *s, u64 base);

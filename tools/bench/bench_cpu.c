@@ -46,7 +46,7 @@ static int bench_mem_init(void)
 }
 
 /*
- * The sampler alone: as the read path drives it, fd_sampler_fill_wide()
+ * The sampler alone: as the read path drives it, fd_sampler_fill_rolls()
  * into rolls of the die's width, on a pool that is topped up from memory,
  * as fd_pipe_refill() would, whenever it runs dry. Returns rolls per
  * second; *@bits gets the fair bits per roll.
@@ -65,8 +65,8 @@ static double bench_sampler(u64 sides, double *bits)
 	t0 = bench_cpu_now();
 	do {
 		for (i = 0; i < per; i += n) {
-			n = fd_sampler_fill_wide(&s, &pool, out + i * width,
-						 per - i, width);
+			n = fd_sampler_fill_rolls(&s, &pool, out + i * width,
+						  per - i, width);
 			if (i + n < per)
 				while (pool.count < FD_PIPE_REFILL_BITS)
 					fd_pool_put(&pool, bench_mem[mi++ %
@@ -201,7 +201,7 @@ static double bench_stage_ns(int which)
 
 static const char * const bench_cpu_notes[] = {
 	"Rolls per second on one core, on the thread's CPU clock. Sampler:",
-	"fd_sampler_fill_wide(), into rolls of the die's width, with the pool",
+	"fd_sampler_fill_rolls(), into rolls of the die's width, with the pool",
 	"topped up from memory. Pipeline: the whole read path (health tests,",
 	"extractor, pool, sampler, reads of 4 KiB) on a memory source.",
 	NULL

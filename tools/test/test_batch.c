@@ -2,7 +2,8 @@
 /*
  * Proofs for the sampler's fast paths (driver/fd_sampler.c): division by a
  * precomputed reciprocal, rolls in batches of sides^k split into digits,
- * fd_sampler_fill(), and the state kept across a change of sides.
+ * wide dice (plain and dual), fd_sampler_fill() and fd_sampler_fill_rolls(),
+ * and the state kept across a change of sides.
  *
  *   recip       fd_recip_div() equals / and % for every divisor 2..2000
  *               and dividends 0..4999 and the top 5000 of 2^64, around
@@ -24,6 +25,13 @@
  *               precision and batch (2^48), for n from 3 to 2^32 - 1
  *   fill        fd_sampler_fill() makes the same bytes as fd_sampler_roll()
  *               (powers of two included)
+ *   fill-rolls  fd_sampler_fill_rolls() makes the rolls of fd_sampler_roll()
+ *               stored by fd_put_roll(), with the same bits and states, for
+ *               batched, dual and plain dice of every width, small ones
+ *               included, with a pool that runs dry anywhere; and across
+ *               random changes of sides among every kind of die (the
+ *               state kept wider than 64 bits at times)
+ *   modes       which dice roll in batches, dual or plain at the defaults
  *   joint       exhaustive over grouped states, as in test_sampler.c: the
  *               whole state (z, m, pending digits) after every bit string,
  *               rolls of alternating sides with fd_sampler_set_sides()
@@ -335,7 +343,7 @@ static void test_serial(void)
 	for (n = 3; n <= 40; n++) {
 		if (!(n & (n - 1)))
 			continue;
-		for (p = fls64(n) + 1; p <= fls64(n) + 4; p++) {
+		for (p = fls64(n); p <= fls64(n) + 4; p++) {
 			for (bb = fls64(n); bb <= p && bb <= 12; bb += 2) {
 				for (x = 0; x < 65536; x++) {
 					u64 w = x;
@@ -419,17 +427,18 @@ static void test_fill(void)
 }
 
 /*
- * fd_sampler_fill_wide() against fd_sampler_roll() stored by fd_put_roll(),
+ * fd_sampler_fill_rolls() against fd_sampler_roll() stored by fd_put_roll(),
  * for every kind of die and width: dual and plain dice at the defaults and
  * small ones (B = 4, P = 8, and plain forced), the pairs of the dual loop
  * cut at every place by random counts and a pool that runs dry.
  */
-static void test_fill_wide(void)
+static void test_fill_rolls(void)
 {
 	static const struct { u64 n; unsigned int p, b; bool plain; } dice[] = {
 		{ 5, 8, 4, false }, { 7, 9, 4, false }, { 5, 8, 4, true },
 		{ 6, 9, 6, false }, { 3, 12, 12, false }, { 10, 12, 12, false },
 		{ 7, 14, 14, false }, { 6, 63, 48, false }, { 255, 63, 48, false },
+		{ 1000, 20, 8, false },
 		{ 6, 8, 8, true }, { 37, 9, 6, false }, { 100, 63, 48, false },
 		{ 1000, 63, 48, false }, { 3000000, 63, 48, false },
 		{ 1000000007, 63, 48, false }, { 3000000019ULL, 63, 48, false },
@@ -460,7 +469,7 @@ static void test_fill_wide(void)
 			ask = 1 + fd_test_below(&rng, 40);
 			if (ask > sizeof(a) / w - na)
 				ask = sizeof(a) / w - na;
-			got = fd_sampler_fill_wide(&sa, &pa, a + na * w, ask, w);
+			got = fd_sampler_fill_rolls(&sa, &pa, a + na * w, ask, w);
 			na += got;
 			if (got == ask)
 				continue;
@@ -481,9 +490,85 @@ static void test_fill_wide(void)
 		CHECK(!memcmp(a, b, sizeof(a) / w * w) && sa.bits == sb.bits &&
 		      sa.z == sb.z && sa.m == sb.m && sa.z2 == sb.z2 &&
 		      sa.m2 == sb.m2 && sa.turn == sb.turn,
-		      "fill-wide n = %llu (width %u): fd_sampler_fill_wide() and fd_sampler_roll() differ",
+		      "fill-rolls n = %llu (width %u): fd_sampler_fill_rolls() and fd_sampler_roll() differ",
 		      dice[i].n, w);
 	}
+}
+
+/* Stream bits [@pos, @pos + @c) of fill_word(), @c <= 64. */
+static u64 stream_bits(u64 pos, unsigned int c)
+{
+	u64 x = fill_word(pos / 64) >> (pos % 64);
+
+	if (pos % 64)
+		x |= fill_word(pos / 64 + 1) << (64 - pos % 64);
+	return c == 64 ? x : x & ((1ULL << c) - 1);
+}
+
+/*
+ * fd_sampler_fill_rolls() against fd_sampler_roll() across changes of
+ * sides among every kind of die: batched, dual, plain, powers of two, one
+ * side and 128-bit ones, so that the state kept is at times wider than 64
+ * bits and the second state of a dual die is kept or joined. Same bytes,
+ * bits and states after every run of rolls.
+ */
+static void test_fill_switch(void)
+{
+	static const u64 mix[] = {
+		3000000, 1000000007, 6, 3000000019ULL, 4294967291ULL, 100,
+		(1ULL << 40) + 1, 1000, 256, 1ULL << 20, 1, 2642246,
+		0xffffffffffffffffULL, 37,
+	};
+	static struct fd_pool pa, pb;
+	static u8 a[200 * 8], b[200 * 8];
+	unsigned long wide = 0, i;
+	struct fd_sampler sa, sb;
+	u64 pos = 0, wb = 0, v, seed = 99;
+
+	fd_sampler_init(&sa, mix[0], true);
+	sb = sa;
+	fd_pool_clear(&pa);
+	fd_pool_clear(&pb);
+	for (i = 0; i < 4000; i++) {
+		u64 n = mix[fd_test_below(&seed, ARRAY_SIZE(mix))];
+		u32 w = fd_roll_width(n), all = 1 + fd_test_below(&seed, 200);
+		u32 na = 0, nb = 0, ask, got, c;
+
+		if (i) {
+			fd_sampler_set_sides(&sa, n);
+			fd_sampler_set_sides(&sb, n);
+		}
+		wide += sa.large;
+		while (na < all) {
+			ask = 1 + fd_test_below(&seed, 40);
+			if (ask > all - na)
+				ask = all - na;
+			got = fd_sampler_fill_rolls(&sa, &pa, a + na * w, ask, w);
+			na += got;
+			if (got < ask) {
+				c = 1 + fd_test_below(&seed, 64);
+				fd_pool_put(&pa, stream_bits(pos, c), c);
+				pos += c;
+			}
+		}
+		while (nb < all) {
+			if (fd_sampler_roll(&sb, &pb, &v))
+				fd_put_roll(b + nb++ * w, v, w);
+			else
+				fd_pool_put(&pb, fill_word(wb++), 64);
+		}
+		if (memcmp(a, b, all * w) || sa.bits != sb.bits ||
+		    sa.z != sb.z || sa.m != sb.m || sa.z2 != sb.z2 ||
+		    sa.m2 != sb.m2 || sa.turn != sb.turn ||
+		    sa.large != sb.large) {
+			CHECK(false, "fill-switch: run %lu (d%llu) differs", i, n);
+			return;
+		}
+	}
+	CHECK(wide > 100, "fill-switch: only %lu runs began with a 128-bit state",
+	      wide);
+	NOTE("fill-switch: 4000 runs of rolls across changes of sides, %lu of them from a 128-bit state",
+	     wide);
 }
 
 /* Which dice take which road, at the defaults. */
@@ -769,11 +854,12 @@ static void test_joint(void)
 	joint_run(d10d7, 2, 4, 9, 7, 26);
 	joint_run(mix, 6, 6, 8, 5, 26);
 	/*
-	 * Dual dice (no batch of two fits 2^B): two states take turns, the
-	 * second joins the first at a change of sides. d5 and d7 with B = 4
-	 * are both dual; d37 with B = 6 is dual and d6 batched.
+	 * Dual dice (no batch of two fits 2^B): two states take turns; at a
+	 * change of sides the second is kept for a dual die and joins the
+	 * first for any other. d5 and d7 with B = 4 are both dual; d37 with
+	 * B = 6 is dual and d6 batched.
 	 */
-	joint_run(d5d7, 2, 6, 8, 4, 26);
+	joint_run(d5d7, 2, 5, 7, 4, 26);
 	joint_run(d5, 1, 6, 7, 4, 26);
 	joint_run(d6d37, 2, 4, 9, 6, 26);
 }
@@ -826,7 +912,8 @@ int main(void)
 	test_digits_bijection();
 	test_serial();
 	test_fill();
-	test_fill_wide();
+	test_fill_rolls();
+	test_fill_switch();
 	test_modes();
 	test_joint();
 	test_switch_widths();
