@@ -798,7 +798,20 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 	u32 made = 0;
 	u64 x;
 
-	while (made < count && b.count >= k) {
+	for (;;) {
+		/* 32-bit tries two to a word, while the cursor is on a word. */
+		while (k == 32 && !(b.head % 64) && b.count >= 64 &&
+		       count - made >= 2) {
+			x = b.word[b.head / 64];
+			b.head = (b.head + 64) % FD_POOL_BITS;
+			b.count -= 64;
+			if ((u32)x < b.sides)
+				fd_put_roll(dst + made++ * width, (u32)x, width);
+			if (x >> 32 < b.sides)
+				fd_put_roll(dst + made++ * width, x >> 32, width);
+		}
+		if (made == count || b.count < k)
+			break;
 		x = fd_sampler_bits_take(&b, k);
 		if (x < b.sides)
 			fd_put_roll(dst + made++ * width, x, width);
