@@ -608,66 +608,64 @@ struct jnode {
 	u64 count;
 };
 
-/* A completed roll: its stage and face, the state it left, the weight. */
-struct jacc {
-	u32 stage;
-	u64 face;
+/* What the enumeration groups by: the roll a state is on, and the state. */
+struct jkey {
+	u32 stage, ndigits, turn;
 	u64 z, m, digits, z2, m2;
-	u32 ndigits, turn;
+};
+
+static void jkey_of(struct jkey *k, u32 stage, const struct fd_sampler *s)
+{
+	k->stage = stage;
+	k->ndigits = s->ndigits;
+	k->turn = s->turn;
+	k->z = s->z;
+	k->m = s->m;
+	k->digits = s->digits;
+	k->z2 = s->z2;
+	k->m2 = s->m2;
+}
+
+/* A completed roll: its face, the state it left, the weight. */
+struct jacc {
+	struct jkey key;
+	u64 face;
 	u64 count;
 };
 
-static int jkey_cmp(u32 sa, const struct fd_sampler *a, u32 sb,
-		    const struct fd_sampler *b)
+#define JCMP(a, b)	do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
+
+static int jkey_cmp(const struct jkey *a, const struct jkey *b)
 {
-	if (sa != sb)
-		return sa < sb ? -1 : 1;
-	if (a->z != b->z)
-		return a->z < b->z ? -1 : 1;
-	if (a->m != b->m)
-		return a->m < b->m ? -1 : 1;
-	if (a->digits != b->digits)
-		return a->digits < b->digits ? -1 : 1;
-	if (a->ndigits != b->ndigits)
-		return a->ndigits < b->ndigits ? -1 : 1;
-	if (a->z2 != b->z2)
-		return a->z2 < b->z2 ? -1 : 1;
-	if (a->m2 != b->m2)
-		return a->m2 < b->m2 ? -1 : 1;
-	if (a->turn != b->turn)
-		return a->turn < b->turn ? -1 : 1;
+	JCMP(a->stage, b->stage);
+	JCMP(a->z, b->z);
+	JCMP(a->m, b->m);
+	JCMP(a->digits, b->digits);
+	JCMP(a->ndigits, b->ndigits);
+	JCMP(a->z2, b->z2);
+	JCMP(a->m2, b->m2);
+	JCMP(a->turn, b->turn);
 	return 0;
 }
 
 static int jnode_cmp(const void *pa, const void *pb)
 {
 	const struct jnode *a = pa, *b = pb;
+	struct jkey ka, kb;
 
-	return jkey_cmp(a->stage, &a->s, b->stage, &b->s);
+	jkey_of(&ka, a->stage, &a->s);
+	jkey_of(&kb, b->stage, &b->s);
+	return jkey_cmp(&ka, &kb);
 }
 
 static int jacc_cmp(const void *pa, const void *pb)
 {
 	const struct jacc *a = pa, *b = pb;
+	int c = jkey_cmp(&a->key, &b->key);
 
-	if (a->stage != b->stage)
-		return a->stage < b->stage ? -1 : 1;
-	if (a->z != b->z)
-		return a->z < b->z ? -1 : 1;
-	if (a->m != b->m)
-		return a->m < b->m ? -1 : 1;
-	if (a->digits != b->digits)
-		return a->digits < b->digits ? -1 : 1;
-	if (a->ndigits != b->ndigits)
-		return a->ndigits < b->ndigits ? -1 : 1;
-	if (a->z2 != b->z2)
-		return a->z2 < b->z2 ? -1 : 1;
-	if (a->m2 != b->m2)
-		return a->m2 < b->m2 ? -1 : 1;
-	if (a->turn != b->turn)
-		return a->turn < b->turn ? -1 : 1;
-	if (a->face != b->face)
-		return a->face < b->face ? -1 : 1;
+	if (c)
+		return c;
+	JCMP(a->face, b->face);
 	return 0;
 }
 
@@ -700,15 +698,8 @@ static void jrecord(struct jrun *j, u32 stage, u64 face,
 
 	j->acc = jgrow(j->acc, &j->capacc, j->nacc + 1, sizeof(*j->acc));
 	a = &j->acc[j->nacc++];
-	a->stage = stage;
+	jkey_of(&a->key, stage, s);
 	a->face = face;
-	a->z = s->z;
-	a->m = s->m;
-	a->digits = s->digits;
-	a->ndigits = s->ndigits;
-	a->z2 = s->z2;
-	a->m2 = s->m2;
-	a->turn = s->turn;
 	a->count = count;
 }
 
@@ -762,23 +753,17 @@ static void jcheck(struct jrun *j)
 	}
 	j->nacc = k;
 	for (i = 0; i < j->nacc; i = e) {
-		u64 n = j->sides[j->acc[i].stage % j->nsides];
+		const struct jkey *k = &j->acc[i].key;
+		u64 n = j->sides[k->stage % j->nsides];
 
-		for (e = i; e < j->nacc && j->acc[e].stage == j->acc[i].stage &&
-		     j->acc[e].z == j->acc[i].z && j->acc[e].m == j->acc[i].m &&
-		     j->acc[e].digits == j->acc[i].digits &&
-		     j->acc[e].ndigits == j->acc[i].ndigits &&
-		     j->acc[e].z2 == j->acc[i].z2 &&
-		     j->acc[e].m2 == j->acc[i].m2 &&
-		     j->acc[e].turn == j->acc[i].turn; e++)
+		for (e = i; e < j->nacc && !jkey_cmp(&j->acc[e].key, k); e++)
 			if (j->acc[e].face != e - i ||
 			    j->acc[e].count != j->acc[i].count)
 				break;
 		if (e - i != n) {
 			j->ok = CHECK(false, "joint: depth %u roll %u (d%llu): kept state (%llu, %llu, %llu/%u) reached by %zu faces or unequal weights",
-				      j->depth, j->acc[i].stage + 1, n, j->acc[i].z,
-				      j->acc[i].m, j->acc[i].digits,
-				      j->acc[i].ndigits, e - i);
+				      j->depth, k->stage + 1, n, k->z, k->m,
+				      k->digits, k->ndigits, e - i);
 			return;
 		}
 	}
