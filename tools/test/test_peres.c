@@ -226,30 +226,45 @@ static void exhaustive(unsigned int n, unsigned int depth)
 
 /* ---- reference ---- */
 
-static void against_reference(unsigned int n, unsigned int depth, double p)
+/*
+ * Peres on the @n bits of @in against the reference, bit for bit; @what
+ * names the input in a failure.
+ */
+static void block_equals_reference(const u64 *in, unsigned int n,
+				   unsigned int depth, const char *what)
 {
-	size_t nw = FD_PERES_IN_WORDS(n);
-	u64 *in = xmalloc(nw * 8), *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
+	u64 *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
 	unsigned char *bits = xmalloc(n), *ref = xmalloc(n);
 	unsigned int i, m, mref, diff = 0;
-	u64 thr = threshold(p);
 
-	for (i = 0; i < nw; i++)
-		in[i] = coin64(thr);
-	if (n % 64)
-		in[nw - 1] = fd_low_bits(in[nw - 1], n % 64);
 	for (i = 0; i < n; i++)
 		bits[i] = getbit(in, i);
 	m = run_block(in, n, depth, out);
 	mref = ref_peres(bits, n, depth, ref);
 	for (i = 0; i < m && i < mref; i++)
 		diff += getbit(out, i) != ref[i];
-	CHECK(m == mref && !diff, "n=%u depth=%u p=%.2f: %u bits, reference %u, %u differ",
-	      n, depth, p, m, mref, diff);
-	free(in);
+	CHECK(m == mref && !diff, "%s n=%u depth=%u: %u bits, reference %u, %u differ",
+	      what, n, depth, m, mref, diff);
 	free(out);
 	free(bits);
 	free(ref);
+}
+
+static void against_reference(unsigned int n, unsigned int depth, double p)
+{
+	size_t nw = FD_PERES_IN_WORDS(n);
+	u64 *in = xmalloc(nw * 8);
+	u64 thr = threshold(p);
+	char what[32];
+	unsigned int i;
+
+	for (i = 0; i < nw; i++)
+		in[i] = coin64(thr);
+	if (n % 64)
+		in[nw - 1] = fd_low_bits(in[nw - 1], n % 64);
+	snprintf(what, sizeof(what), "p=%.2f", p);
+	block_equals_reference(in, n, depth, what);
+	free(in);
 }
 
 /* ---- windows ---- */
@@ -319,27 +334,15 @@ static void patterns(unsigned int n, unsigned int depth)
 		0x3333333333333333ULL, 0x6666666666666666ULL,
 	};
 	size_t nw = FD_PERES_IN_WORDS(n), i;
-	u64 *in = xmalloc(nw * 8), *out = xmalloc(FD_PERES_OUT_WORDS(n) * 8);
-	unsigned char *bits = xmalloc(n), *ref = xmalloc(n);
-	unsigned int m, mref, diff = 0;
+	u64 *in = xmalloc(nw * 8);
 
 	for (i = 0; i < nw; i++) {
 		u64 r = splitmix64();
 
 		in[i] = r % 4 ? pat[(r >> 8) % ARRAY_SIZE(pat)] : splitmix64();
 	}
-	for (i = 0; i < n; i++)
-		bits[i] = getbit(in, i);
-	m = run_block(in, n, depth, out);
-	mref = ref_peres(bits, n, depth, ref);
-	for (i = 0; i < m && i < mref; i++)
-		diff += getbit(out, i) != ref[i];
-	CHECK(m == mref && !diff, "patterns n=%u depth=%u: %u bits, reference %u, %u differ",
-	      n, depth, m, mref, diff);
+	block_equals_reference(in, n, depth, "patterns");
 	free(in);
-	free(out);
-	free(bits);
-	free(ref);
 }
 
 /* ---- stream ---- */
