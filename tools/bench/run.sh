@@ -29,10 +29,12 @@ case $mode in
 full)
 	bench_args="-t 1 -c 0.5 -r 5 -s 1000000 -b 33554432"
 	guest_args="-r 7 -m 32 -f 1000"
+	cli_args="-r 5 -n 10000000 -l 1000000"
 	;;
 smoke)
 	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
 	guest_args="-r 2 -m 2 -s 2000 -f 100"
+	cli_args="-r 1 -n 100000 -l 10000"
 	;;
 *)
 	echo "usage: run.sh full|smoke" >&2
@@ -43,8 +45,8 @@ bench_args="$bench_args ${BENCH_ARGS:-}"
 guest_args="$guest_args ${GUEST_ARGS:-}"
 
 mkdir -p "$out" || exit 1
-rm -f "$out/host.md" "$out/vm.md" "$out/methods.dat" "$out/bench.png" \
-	"$out/results.md" "$out/bench.rc"
+rm -f "$out/host.md" "$out/vm.md" "$out/cli.md" "$out/methods.dat" \
+	"$out/bench.png" "$out/results.md" "$out/bench.rc"
 status=0
 
 # ------------------------------------------------------------ host part
@@ -59,6 +61,16 @@ if [ "$(cat "$out/bench.rc")" != 0 ]; then
 	echo "run.sh: out/bench failed (status $(cat "$out/bench.rc"))" >&2
 	status=1
 fi
+
+# ------------------------------------------------- the tool beside shuf
+
+echo "== the fairdie tool beside shuf: out/cli $cli_args" >&2
+# shellcheck disable=SC2086
+if ! "$out/cli" $cli_args -d "$out" "$top/tools/fairdie" >"$out/cli.md"; then
+	echo "run.sh: out/cli failed" >&2
+	status=1
+fi
+sed '/^## Figures for machines/,$d' "$out/cli.md"
 
 # -------------------------------------------------------------- VM part
 
@@ -120,6 +132,7 @@ fi
 # line once, at the end.
 {
 	sed '/^## Figures for machines/,$d' "$out/host.md"
+	sed '/^## Figures for machines/,$d' "$out/cli.md"
 	[ -s "$out/vm.md" ] && grep -v '^BENCH ' "$out/vm.md" && echo
 	[ -s "$out/bench.png" ] && printf '## Plot\n\n![bench](bench.png)\n\n'
 	echo "## Figures for machines"
@@ -127,7 +140,7 @@ fi
 	echo "Kernel $(uname -r) on the host; mode $mode."
 	echo
 	echo '```'
-	cat "$out/host.md" "$out/vm.md" 2>/dev/null | grep '^BENCH '
+	cat "$out/host.md" "$out/cli.md" "$out/vm.md" 2>/dev/null | grep '^BENCH '
 	echo '```'
 } >"$out/results.md"
 
@@ -139,7 +152,8 @@ d6_mixed_bits_per_roll cpu_stage_health_ns_per_word cpu_stage_vn_ns_per_word
 cpu_stage_peres_ns_per_word cpu_stage_sampler_d6_ns_per_word
 d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
-d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90"
+d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90
+cli_roll_vs_shuf cli_shuffle_vs_shuf"
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
 kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fairdie tool - what the command files share: exit codes, messages,
- * number parsing and the option parser that knows the global options.
+ * fairdie tool - what the command files share: exit codes, number parsing,
+ * the option parser that knows the global options, help, progress and
+ * output. The top of the tool: it sees the engine (engine.h), which sees
+ * the sources; nothing below includes this file.
  */
 #ifndef _FAIRDIE_CLI_H
 #define _FAIRDIE_CLI_H
@@ -9,8 +11,11 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "device.h"
+#include "config.h"
+#include "engine.h"
 #include "fd_attr.h"
+#include "json.h"
+#include "msg.h"
 
 #define FDC_VERSION	"1.0"
 
@@ -41,8 +46,6 @@ struct fdc_cmd_opts {
 /* fdc_parse_cmd_opts() found no reason to end the command. */
 #define FDC_GO_ON	(-1)
 
-void fdc_err(const char *fmt, ...) __printf(1, 2);
-int fdc_parse_u64(const char *s, u64 *out);
 int fdc_parse_count(const char *cmd, const char *what, const char *s,
 		    u64 min, u64 max, u64 *out);
 int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
@@ -53,7 +56,6 @@ int fdc_finish_output(void);
 void fdc_help(const char *text);
 void fdc_progress(const char *what, u64 done, u64 total);
 void fdc_progress_end(void);
-void fdc_json_bytes(const char *s, size_t len);
 
 /* The global options, as printed in every command's help. */
 extern const char fdc_global_help[];

@@ -40,7 +40,7 @@ static const struct option fdc_craps_opts[] = {
  */
 int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 {
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	u64 games = 1000, wins = 0, dice = 0, i;
 	double frac, exact, sd;
 	bool verbose = false, win, json = false;
@@ -67,7 +67,8 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fdc_err("craps: unexpected argument '%s'", argv[optind]);
+		fdc_err("craps: unexpected argument '%s'",
+			fdc_quote(argv[optind]));
 		return FDC_EXIT_USAGE;
 	}
 
@@ -79,12 +80,12 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		fdc_err("craps: --verbose and --json exclude each other");
 		return FDC_EXIT_USAGE;
 	}
-	if (fdc_dev_open(&dev, cfg))
+	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
 	for (i = 0; i < games; i++) {
 		fdc_progress("craps", i, games);
-		if (fdc_craps_game(&dev, &win, &dice, verbose ? stdout : NULL)) {
-			fdc_dev_close(&dev);
+		if (fdc_craps_game(&eng, &win, &dice, verbose ? stdout : NULL)) {
+			fdc_engine_close(&eng);
 			return FDC_EXIT_FAILURE;
 		}
 		if (verbose)
@@ -92,19 +93,27 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		wins += win;
 	}
 	fdc_progress_end();
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 
 	exact = (double)FDC_CRAPS_WIN_NUM / FDC_CRAPS_WIN_DEN;
 	frac = (double)wins / games;
 	sd = sqrt(exact * (1 - exact) / games);
 	if (json) {
-		printf("{\"games\": %llu, \"wins\": %llu, \"dice\": %llu, ",
-		       (unsigned long long)games, (unsigned long long)wins,
-		       (unsigned long long)dice);
-		printf("\"win_fraction\": %.6f, \"exact\": \"%d/%d\", ", frac,
-		       FDC_CRAPS_WIN_NUM, FDC_CRAPS_WIN_DEN);
-		printf("\"exact_fraction\": %.6f, \"sd\": %.2f}\n", exact,
-		       (frac - exact) / sd);
+		fdc_json_begin(stdout);
+		fdc_json_key("games");
+		fdc_json_u64(games);
+		fdc_json_key("wins");
+		fdc_json_u64(wins);
+		fdc_json_key("dice");
+		fdc_json_u64(dice);
+		fdc_json_key("win_fraction");
+		fdc_json_double(frac, 6);
+		fdc_json_key("exact");
+		fdc_json_str("244/495");
+		fdc_json_key("exact_fraction");
+		fdc_json_double(exact, 6);
+		fdc_json_key("sd");
+		fdc_json_double((frac - exact) / sd, 2);
 		return fdc_finish_output();
 	}
 	printf("games: %llu\n", (unsigned long long)games);

@@ -6,12 +6,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "device.h"
+#include "fd_names.h"
 #include "fd_roll.h"
 
 #define FDC_SYSFS_PARAMS	"/sys/module/fairdie/parameters"
@@ -73,12 +77,14 @@ next:
 
 static const char fdc_config_help[] =
 "Usage: fairdie config [OPTION]...\n"
-"Open the device, apply the global options to the open file, and show:\n"
-"what the machine offers (GET_INFO), the open file's settings, the module\n"
-"parameters (the defaults of new open files, from\n"
-"/sys/module/fairdie/parameters) and the device's sysfs attributes\n"
-"(/sys/class/misc/fairdie). With --source=getrandom, --random-source or\n"
-"--seed, shows that source instead: the device is not opened.\n"
+"Show where the fair bits come from. For the device: open it, apply the\n"
+"global options to the open file, and show what the machine offers\n"
+"(GET_INFO), the open file's settings, the module parameters (the defaults\n"
+"of new open files, from /sys/module/fairdie/parameters) and the device's\n"
+"sysfs attributes (/sys/class/misc/fairdie). When the device cannot be\n"
+"opened, say what is missing and list the sources that need no module\n"
+"(exit status 1). With --source=getrandom, --random-source or --seed (or\n"
+"FAIRDIE_SOURCE=getrandom), show that source: the device is not opened.\n"
 "\n"
 "Options:\n"
 "      --json              print the same as one JSON object\n"
@@ -95,6 +101,21 @@ static const struct fdc_cmd_opts fdc_config_cmd = {
 	.longopts = fdc_config_opts,
 };
 
+/* The name of a source of bits, as the JSON member "bits_from" gives it. */
+static const char *fdc_bits_from(const struct fdc_config *cfg)
+{
+	switch (cfg->user_source) {
+	case FDC_USRC_FILE:
+		return "file";
+	case FDC_USRC_GETRANDOM:
+		return "getrandom";
+	case FDC_USRC_SEED:
+		return "seed";
+	default:
+		return "device";
+	}
+}
+
 /* What a userspace source is, for config, stats and bench. */
 static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
 {
@@ -102,10 +123,13 @@ static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
 
 	switch (cfg->user_source) {
 	case FDC_USRC_FILE:
-		snprintf(what, sizeof(what), "file %s", cfg->random_file);
+		snprintf(what, sizeof(what), "file %s",
+			 strcmp(cfg->random_file, "-") ?
+			 fdc_quote(cfg->random_file) : "(standard input)");
 		break;
 	case FDC_USRC_GETRANDOM:
-		snprintf(what, sizeof(what), "getrandom(2)");
+		snprintf(what, sizeof(what), "getrandom(2)%s",
+			 cfg->source_opt ? "" : " (FAIRDIE_SOURCE)");
 		break;
 	default:
 		snprintf(what, sizeof(what),
@@ -114,11 +138,61 @@ static void fdc_user_source_describe(const struct fdc_config *cfg, bool json)
 		break;
 	}
 	if (json) {
-		printf("\"bits\": ");
-		fdc_json_bytes(what, strlen(what));
+		fdc_json_key("bits_from");
+		fdc_json_str(fdc_bits_from(cfg));
+		fdc_json_key("description");
+		fdc_json_str(what);
 	} else {
 		printf("fair bits from:   %s (the device is not used)\n", what);
 	}
+}
+
+/* The sources of bits that need no module, for a newcomer without one. */
+static const struct {
+	const char *name;
+	const char *option;
+	const char *what;
+} fdc_user_sources[] = {
+	{ "getrandom", "--source=getrandom",
+	  "getrandom(2), the kernel's random number generator" },
+	{ "file", "--random-source=FILE",
+	  "fair bits from FILE or a pipe ('-' is standard input)" },
+	{ "seed", "--seed=N",
+	  "splitmix64 seeded with N: reproducible, not for security" },
+};
+
+/* config when the device cannot be opened: what is missing, what else. */
+static int fdc_config_missing(const struct fdc_config *cfg, int err,
+			      bool json)
+{
+	char why[512];
+	size_t i;
+
+	fdc_device_missing(cfg->device, err, why, sizeof(why));
+	if (json) {
+		fdc_json_begin(stdout);
+		fdc_json_key("bits_from");
+		fdc_json_str("device");
+		fdc_json_key("device");
+		fdc_json_str(cfg->device);
+		fdc_json_key("userspace_sources");
+		fdc_json_array();
+		for (i = 0; i < ARRAY_SIZE(fdc_user_sources); i++)
+			fdc_json_str(fdc_user_sources[i].name);
+		fdc_json_close();
+	} else {
+		printf("fair bits from:   the device %s\n", fdc_quote(cfg->device));
+		printf("device:           missing: %s\n", why);
+		printf("sources that need no module:\n");
+		for (i = 0; i < ARRAY_SIZE(fdc_user_sources); i++)
+			printf("  %-22s %s\n", fdc_user_sources[i].option,
+			       fdc_user_sources[i].what);
+		printf("FAIRDIE_SOURCE=getrandom in the environment makes %s\n",
+		       "getrandom the default.");
+	}
+	fdc_finish_output();
+	fdc_err("%s", why);
+	return FDC_EXIT_FAILURE;
 }
 
 /**
@@ -133,52 +207,76 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fairdie_info info;
 	struct fairdie_sim sim;
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	__u32 source, extractor, format;
 	__u64 sides;
 	bool json = false;
-	int ret;
+	int ret, fd;
 
 	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_config_cmd, NULL, &json);
 	if (ret != FDC_GO_ON)
 		return ret;
 	if (cfg->user_source != FDC_USRC_DEVICE) {
-		fputs(json ? "{" : "", stdout);
+		if (json)
+			fdc_json_begin(stdout);
 		fdc_user_source_describe(cfg, json);
-		fputs(json ? "}\n" : "", stdout);
 		return fdc_finish_output();
 	}
-	if (fdc_dev_open(&dev, cfg))
+	/* A device that cannot be opened: tell a newcomer what to do. */
+	fd = open(cfg->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fdc_config_missing(cfg, errno, json);
+	close(fd);
+	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
 	memset(&info, 0, sizeof(info));
-	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_INFO, &info, "GET_INFO") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIDES, &sides, "GET_SIDES") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SOURCE, &source, "GET_SOURCE") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
-			  "GET_EXTRACTOR") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_FORMAT, &format, "GET_FORMAT") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIM, &sim, "GET_SIM")) {
-		fdc_dev_close(&dev);
+	if (fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_INFO, &info, "GET_INFO") ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_SIDES, &sides,
+			     "GET_SIDES") ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_SOURCE, &source,
+			     "GET_SOURCE") ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
+			     "GET_EXTRACTOR") ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_FORMAT, &format,
+			     "GET_FORMAT") ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_SIM, &sim, "GET_SIM")) {
+		fdc_engine_close(&eng);
 		return FDC_EXIT_FAILURE;
 	}
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 
 	if (json) {
-		printf("{\"device\": ");
-		fdc_json_bytes(cfg->device, strlen(cfg->device));
-		printf(", \"abi_version\": %u, \"sources\": %u, \"extractors\": %u, ",
-		       info.version, info.sources, info.extractors);
-		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
-		       fd_source_name(source), fd_extractor_name(extractor));
-		printf("\"sides\": %llu, \"format\": \"%s\", ",
-		       (unsigned long long)sides, fd_format_name(format));
-		printf("\"sim\": {\"seed\": %llu, \"p1_num\": %llu, \"p1_den\": %llu}}\n",
-		       (unsigned long long)sim.seed,
-		       (unsigned long long)sim.p1_num,
-		       (unsigned long long)sim.p1_den);
+		fdc_json_begin(stdout);
+		fdc_json_key("bits_from");
+		fdc_json_str("device");
+		fdc_json_key("device");
+		fdc_json_str(cfg->device);
+		fdc_json_key("abi_version");
+		fdc_json_u64(info.version);
+		fdc_json_key("sources");
+		fdc_json_u64(info.sources);
+		fdc_json_key("extractors");
+		fdc_json_u64(info.extractors);
+		fdc_json_key("source");
+		fdc_json_str(fd_source_name(source));
+		fdc_json_key("extractor");
+		fdc_json_str(fd_extractor_name(extractor));
+		fdc_json_key("sides");
+		fdc_json_u64(sides);
+		fdc_json_key("format");
+		fdc_json_str(fd_format_name(format));
+		fdc_json_key("sim");
+		fdc_json_object();
+		fdc_json_key("seed");
+		fdc_json_u64(sim.seed);
+		fdc_json_key("p1_num");
+		fdc_json_u64(sim.p1_num);
+		fdc_json_key("p1_den");
+		fdc_json_u64(sim.p1_den);
+		fdc_json_close();
 		return fdc_finish_output();
 	}
-	printf("device:           %s\n", cfg->device);
+	printf("fair bits from:   the device %s\n", fdc_quote(cfg->device));
 	printf("abi version:      %u\n", info.version);
 	printf("sources:          ");
 	fdc_print_mask(info.sources, fd_source_name, FD_NR_SOURCES);
@@ -247,30 +345,38 @@ static void fdc_json_stats(const struct fairdie_stats *st)
 	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(members); i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", members[i].name,
-		       (unsigned long long)members[i].value);
+	for (i = 0; i < ARRAY_SIZE(members); i++) {
+		fdc_json_key(members[i].name);
+		fdc_json_u64(members[i].value);
+	}
 }
 
 /* stats and bench on a userspace source: the fair bits per roll. */
 static void fdc_print_user_stats(const struct fdc_config *cfg,
-				 const struct fdc_dev *dev, u64 sides, u64 rolls,
-				 bool json)
+				 const struct fdc_engine *e, u64 sides,
+				 u64 rolls, bool json)
 {
-	double per = rolls ? (double)dev->bits_used / rolls : 0;
+	u64 used = fdc_engine_bits_used(e);
+	double per = rolls ? (double)used / rolls : 0;
 
+	fdc_user_source_describe(cfg, json);
 	if (json) {
-		fdc_user_source_describe(cfg, true);
-		printf(", \"sides\": %llu, \"rolls\": %llu, ",
-		       (unsigned long long)sides, (unsigned long long)rolls);
-		printf("\"fair_bits\": %llu, \"fair_bits_per_roll\": %.4f",
-		       (unsigned long long)dev->bits_used, per);
+		fdc_json_key("sides");
+		fdc_json_u64(sides);
+		fdc_json_key("rolls");
+		fdc_json_u64(rolls);
+		fdc_json_key("fair_bits");
+		fdc_json_u64(used);
+		fdc_json_key("fair_bits_read");
+		fdc_json_u64(e->bits_read);
+		fdc_json_key("fair_bits_per_roll");
+		fdc_json_double(per, 4);
 		return;
 	}
-	fdc_user_source_describe(cfg, false);
 	printf("rolls:            %llu d%llu\n", (unsigned long long)rolls,
 	       (unsigned long long)sides);
-	printf("fair bits used:   %llu\n", (unsigned long long)dev->bits_used);
+	printf("fair bits used:   %llu\n", (unsigned long long)used);
+	printf("fair bits read:   %llu\n", (unsigned long long)e->bits_read);
 	printf("fair bits per roll:     %.4f (log2 %llu = %.4f)\n", per,
 	       (unsigned long long)sides, log2((double)sides));
 }
@@ -301,8 +407,11 @@ static void fdc_print_stats(const struct fairdie_stats *st, u64 sides)
 		       (double)st->extracted_bits / st->source_bits);
 }
 
-/* Read @n rolls of the open file's own sides, without changing them. */
-static int fdc_read_sample(struct fdc_dev *dev, u64 sides, u64 n)
+/*
+ * @n rolls of @sides; on the device, the open file's own sides, so that
+ * they are not changed.
+ */
+static int fdc_read_sample(struct fdc_engine *e, u64 sides, u64 n)
 {
 	u64 *buf, chunk;
 	int ret = 0;
@@ -312,16 +421,27 @@ static int fdc_read_sample(struct fdc_dev *dev, u64 sides, u64 n)
 		fdc_err("out of memory");
 		return -1;
 	}
-	dev->sides = sides;
-	if (!dev->bits)
-		dev->max_ahead = FDC_CACHE_MAX;
+	if (e->own_dice)
+		e->src.sides = sides;
 	while (n && !ret) {
 		chunk = n < FDC_CACHE_MAX ? n : FDC_CACHE_MAX;
-		ret = fdc_dev_rolls(dev, sides, buf, chunk);
+		ret = fdc_engine_rolls(e, sides, buf, chunk);
 		n -= chunk;
 	}
 	free(buf);
 	return ret;
+}
+
+/* The open file's die, source and extractor, for stats and bench. */
+static int fdc_device_settings(struct fdc_engine *e, __u64 *sides,
+			       __u32 *source, __u32 *extractor)
+{
+	return fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_SIDES, sides,
+				"GET_SIDES") ||
+	       fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_SOURCE, source,
+				"GET_SOURCE") ||
+	       fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_EXTRACTOR, extractor,
+				"GET_EXTRACTOR") ? -1 : 0;
 }
 
 /**
@@ -335,7 +455,7 @@ static int fdc_read_sample(struct fdc_dev *dev, u64 sides, u64 n)
 int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fairdie_stats st;
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	__u64 sides;
 	__u32 source, extractor;
 	u64 count = 1000;
@@ -345,38 +465,42 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 	ret = fdc_parse_cmd_opts(cfg, argc, argv, &fdc_stats_cmd, &count, &json);
 	if (ret != FDC_GO_ON)
 		return ret;
-	if (fdc_dev_open(&dev, cfg))
+	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
-	if (dev.bits) {
+	if (!fdc_source_is_device(&eng.src)) {
 		sides = cfg->sides ? cfg->sides : 6;
-		if (fdc_read_sample(&dev, sides, count)) {
-			fdc_dev_close(&dev);
+		if (fdc_read_sample(&eng, sides, count)) {
+			fdc_engine_close(&eng);
 			return FDC_EXIT_FAILURE;
 		}
-		fputs(json ? "{" : "", stdout);
-		fdc_print_user_stats(cfg, &dev, sides, count, json);
-		fputs(json ? "}\n" : "", stdout);
-		fdc_dev_close(&dev);
+		if (json)
+			fdc_json_begin(stdout);
+		fdc_print_user_stats(cfg, &eng, sides, count, json);
+		fdc_engine_close(&eng);
 		return fdc_finish_output();
 	}
-	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIDES, &sides, "GET_SIDES") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SOURCE, &source, "GET_SOURCE") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
-			  "GET_EXTRACTOR") ||
-	    fdc_read_sample(&dev, sides, count) ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_STATS, &st, "GET_STATS")) {
-		fdc_dev_close(&dev);
+	if (fdc_device_settings(&eng, &sides, &source, &extractor) ||
+	    fdc_read_sample(&eng, sides, count) ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_STATS, &st,
+			     "GET_STATS")) {
+		fdc_engine_close(&eng);
 		return FDC_EXIT_FAILURE;
 	}
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 
 	if (json) {
-		printf("{\"rolls\": %llu, \"sides\": %llu, ",
-		       (unsigned long long)count, (unsigned long long)sides);
-		printf("\"source\": \"%s\", \"extractor\": \"%s\", ",
-		       fd_source_name(source), fd_extractor_name(extractor));
+		fdc_json_begin(stdout);
+		fdc_json_key("bits_from");
+		fdc_json_str("device");
+		fdc_json_key("rolls");
+		fdc_json_u64(count);
+		fdc_json_key("sides");
+		fdc_json_u64(sides);
+		fdc_json_key("source");
+		fdc_json_str(fd_source_name(source));
+		fdc_json_key("extractor");
+		fdc_json_str(fd_extractor_name(extractor));
 		fdc_json_stats(&st);
-		printf("}\n");
 		return fdc_finish_output();
 	}
 	printf("rolls read:       %llu d%llu (source %s, extractor %s)\n",
@@ -435,10 +559,10 @@ static double fdc_now(void)
 int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fairdie_stats st;
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	__u64 sides;
 	__u32 source, extractor;
-	u64 seconds = 3, rolls = 0, *buf;
+	u64 seconds = 3, rolls = 0;
 	double start, elapsed;
 	bool json = false;
 	int ret;
@@ -447,57 +571,60 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 				 &json);
 	if (ret != FDC_GO_ON)
 		return ret;
-	ret = FDC_EXIT_FAILURE;
-	buf = malloc(FDC_CACHE_MAX * sizeof(*buf));
-	if (!buf) {
-		fdc_err("out of memory");
+	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
-	}
-	if (fdc_dev_open(&dev, cfg))
-		goto out_free;
-	if (dev.bits) {
+	ret = FDC_EXIT_FAILURE;
+	if (!fdc_source_is_device(&eng.src)) {
 		sides = cfg->sides ? cfg->sides : 6;
 		start = fdc_now();
 		do {
-			if (fdc_read_sample(&dev, sides, FDC_CACHE_MAX))
+			if (fdc_read_sample(&eng, sides, FDC_CACHE_MAX))
 				goto out_close;
 			rolls += FDC_CACHE_MAX;
 			elapsed = fdc_now() - start;
 		} while (elapsed < seconds);
-		if (json)
-			printf("{\"rolls_per_s\": %.0f, ", rolls / elapsed);
-		else
+		if (json) {
+			fdc_json_begin(stdout);
+			fdc_json_key("rolls_per_s");
+			fdc_json_double(rolls / elapsed, 0);
+		} else {
 			printf("rolls per second: %.0f\n", rolls / elapsed);
-		fdc_print_user_stats(cfg, &dev, sides, rolls, json);
-		fputs(json ? "}\n" : "", stdout);
+		}
+		fdc_print_user_stats(cfg, &eng, sides, rolls, json);
 		ret = fdc_finish_output();
 		goto out_close;
 	}
-	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SIDES, &sides, "GET_SIDES") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_SOURCE, &source, "GET_SOURCE") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_EXTRACTOR, &extractor,
-			  "GET_EXTRACTOR") ||
-	    fdc_dev_ioctl(&dev, FAIRDIE_IOC_RESET, NULL, "RESET"))
+	if (fdc_device_settings(&eng, &sides, &source, &extractor) ||
+	    fdc_device_ioctl(&eng.src, FAIRDIE_IOC_RESET, NULL, "RESET"))
 		goto out_close;
-	dev.sides = sides;
 	start = fdc_now();
 	do {
-		if (fdc_dev_rolls(&dev, sides, buf, FDC_CACHE_MAX))
+		if (fdc_read_sample(&eng, sides, FDC_CACHE_MAX))
 			goto out_close;
 		rolls += FDC_CACHE_MAX;
 		elapsed = fdc_now() - start;
 	} while (elapsed < seconds);
-	if (fdc_dev_ioctl(&dev, FAIRDIE_IOC_GET_STATS, &st, "GET_STATS"))
+	if (fdc_device_ioctl(&eng.src, FAIRDIE_IOC_GET_STATS, &st,
+			     "GET_STATS"))
 		goto out_close;
 
 	if (json) {
-		printf("{\"sides\": %llu, \"source\": \"%s\", \"extractor\": \"%s\", ",
-		       (unsigned long long)sides, fd_source_name(source),
-		       fd_extractor_name(extractor));
-		printf("\"rolls\": %llu, \"seconds\": %.3f, \"rolls_per_s\": %.0f, ",
-		       (unsigned long long)rolls, elapsed, rolls / elapsed);
+		fdc_json_begin(stdout);
+		fdc_json_key("bits_from");
+		fdc_json_str("device");
+		fdc_json_key("sides");
+		fdc_json_u64(sides);
+		fdc_json_key("source");
+		fdc_json_str(fd_source_name(source));
+		fdc_json_key("extractor");
+		fdc_json_str(fd_extractor_name(extractor));
+		fdc_json_key("rolls");
+		fdc_json_u64(rolls);
+		fdc_json_key("seconds");
+		fdc_json_double(elapsed, 3);
+		fdc_json_key("rolls_per_s");
+		fdc_json_double(rolls / elapsed, 0);
 		fdc_json_stats(&st);
-		printf("}\n");
 		ret = fdc_finish_output();
 		goto out_close;
 	}
@@ -514,8 +641,6 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 	ret = fdc_finish_output();
 
 out_close:
-	fdc_dev_close(&dev);
-out_free:
-	free(buf);
+	fdc_engine_close(&eng);
 	return ret;
 }

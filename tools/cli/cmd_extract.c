@@ -107,17 +107,18 @@ struct fdc_printer {
 static void fdc_print_value(void *ctx, u64 v)
 {
 	struct fdc_printer *p = ctx;
+	char c = '0' + (int)v;
 
 	if (p->count && p->printed == p->count)
 		return;
 	if (p->json && !p->bits) {
-		printf("%s%llu", p->printed ? ", " : "", (unsigned long long)v + 1);
+		fdc_json_u64(v + 1);
 	} else if (p->json) {
-		putchar('0' + (int)v);
+		fdc_json_raw(&c, 1);
 	} else if (!p->bits) {
 		printf("%llu\n", (unsigned long long)v + 1);
 	} else {
-		putchar('0' + (int)v);
+		putchar(c);
 		if (++p->column == 64) {
 			putchar('\n');
 			p->column = 0;
@@ -127,12 +128,16 @@ static void fdc_print_value(void *ctx, u64 v)
 }
 
 /**
- * struct fdc_input - standard input, read so that output never waits
+ * struct fdc_input - standard input, read so that output never waits, and
+ *	checked to be text
  * @buf: bytes read
  * @pos: the next one
  * @len: how many
  * @eof: the end was reached
  * @err: errno of a failed read, or 0
+ * @line: the line of the next byte, from 1
+ * @utf8: the UTF-8 check of the input so far
+ * @bad: why the input is not text (a NUL byte, invalid UTF-8), or NULL
  */
 struct fdc_input {
 	char buf[4096];
@@ -140,14 +145,16 @@ struct fdc_input {
 	size_t len;
 	bool eof;
 	int err;
+	u64 line;
+	struct fdc_utf8 utf8;
+	const char *bad;
 };
 
-/*
- * The next byte, or EOF. Before waiting for more input, what was printed
- * goes out: each output appears as soon as the rolls that decide it are
- * typed.
- */
-static int fdc_input_getc(struct fdc_input *in)
+/* fdc_input_getc() met input that is not text: @in->bad says why. */
+#define FDC_INPUT_BAD	(EOF - 1)
+
+/* The next byte from standard input, or EOF. */
+static int fdc_input_byte(struct fdc_input *in)
 {
 	ssize_t r;
 
@@ -155,6 +162,7 @@ static int fdc_input_getc(struct fdc_input *in)
 		return (unsigned char)in->buf[in->pos++];
 	if (in->eof)
 		return EOF;
+	/* Before waiting for more input, what was printed goes out. */
 	fflush(stdout);
 	do {
 		r = read(STDIN_FILENO, in->buf, sizeof(in->buf));
@@ -170,12 +178,48 @@ static int fdc_input_getc(struct fdc_input *in)
 }
 
 /*
- * The next blank-separated token; false at the end of the input. A token
- * too long for @tok is cut and marked with a trailing "...", which no
- * number parses.
+ * The next byte, or EOF, or FDC_INPUT_BAD when the input is not text: a
+ * NUL byte or invalid UTF-8, wherever it is, comments included. Each
+ * output appears as soon as the rolls that decide it are typed.
  */
-static bool fdc_next_token(struct fdc_input *in, char *tok, size_t size,
-			   u64 *line, u64 *tok_line)
+static int fdc_input_getc(struct fdc_input *in)
+{
+	int c = fdc_input_byte(in);
+
+	if (c == EOF || c == '\n') {
+		if (in->utf8.need) {
+			in->bad = "invalid UTF-8";
+			return FDC_INPUT_BAD;
+		}
+		return c;
+	}
+	if (!c) {
+		in->bad = "a NUL byte";
+		return FDC_INPUT_BAD;
+	}
+	if (!fdc_utf8_feed(&in->utf8, c)) {
+		in->bad = "invalid UTF-8";
+		return FDC_INPUT_BAD;
+	}
+	return c;
+}
+
+/* A comment, from '#' to the end of the line. */
+static int fdc_skip_comment(struct fdc_input *in, int c)
+{
+	while (c >= 0 && c != '\n')
+		c = fdc_input_getc(in);
+	return c;
+}
+
+/*
+ * The next blank-separated token: 1, or 0 at the end of the input, or -1
+ * after printing an error (input that is not text, a read error). A token
+ * too long for @tok is cut and marked with a trailing "...", which no
+ * number parses. CR is a blank, so that CRLF lines read as LF lines.
+ */
+static int fdc_next_token(struct fdc_input *in, char *tok, size_t size,
+			  u64 *tok_line)
 {
 	size_t n = 0;
 	bool cut = false;
@@ -183,50 +227,52 @@ static bool fdc_next_token(struct fdc_input *in, char *tok, size_t size,
 
 	for (;;) {
 		c = fdc_input_getc(in);
-		if (c == '#') {
-			/* A comment, to the end of the line. */
-			while (c != EOF && c != '\n')
-				c = fdc_input_getc(in);
-		}
+		if (c == '#')
+			c = fdc_skip_comment(in, c);
 		if (c == '\n')
-			(*line)++;
-		if (c == EOF || !isspace(c))
+			in->line++;
+		if (c < 0 || !isspace(c))
 			break;
 	}
-	if (c == EOF)
-		return false;
-	*tok_line = *line;
-	while (c != EOF && !isspace(c) && c != '#') {
+	*tok_line = in->line;
+	while (c >= 0 && !isspace(c) && c != '#') {
 		if (n + 4 < size)
 			tok[n++] = (char)c;
 		else
 			cut = true;
 		c = fdc_input_getc(in);
 	}
-	if (c == '#') {
-		while (c != EOF && c != '\n')
-			c = fdc_input_getc(in);
+	if (c == '#')
+		c = fdc_skip_comment(in, c);
+	if (c == FDC_INPUT_BAD) {
+		fdc_err("extract: line %llu: %s (the input must be text)",
+			(unsigned long long)in->line, in->bad);
+		return -1;
 	}
 	if (c == '\n')
-		(*line)++;
+		in->line++;
 	tok[n] = '\0';
 	if (cut)
 		strcat(tok, "...");
-	return true;
+	if (!n && in->err) {
+		fdc_err("extract: standard input: %s", strerror(in->err));
+		return -1;
+	}
+	return n ? 1 : 0;
 }
 
 static int fdc_extract_stream(struct fdc_extract *x, bool zero,
 			      const struct fdc_printer *p)
 {
-	static struct fdc_input in;
+	static struct fdc_input in = { .line = 1 };
 	char tok[128];
-	u64 line = 1, tok_line, face, first = zero ? 0 : 1;
+	u64 tok_line, face, first = zero ? 0 : 1;
 	/* Runs of digits are rolls one digit each when every face is one. */
 	bool digits = x->faces - 1 + first <= 9;
 	size_t i, len;
-	int err;
+	int err, got;
 
-	while (fdc_next_token(&in, tok, sizeof(tok), &line, &tok_line)) {
+	while ((got = fdc_next_token(&in, tok, sizeof(tok), &tok_line)) > 0) {
 		len = strlen(tok);
 		for (i = 0; i < len; i++) {
 			if (digits && len > 1 && tok[i] >= '0' && tok[i] <= '9') {
@@ -238,7 +284,8 @@ static int fdc_extract_stream(struct fdc_extract *x, bool zero,
 			}
 			if (err || face < first || face - first >= x->faces) {
 				fdc_err("extract: line %llu: '%s' is not %s (expected %llu to %llu)",
-					(unsigned long long)tok_line, tok,
+					(unsigned long long)tok_line,
+					fdc_quote(tok),
 					err == -EINVAL ? "a number" : "a face of the die",
 					(unsigned long long)first,
 					(unsigned long long)(x->faces - 1 + first));
@@ -249,11 +296,7 @@ static int fdc_extract_stream(struct fdc_extract *x, bool zero,
 				return 0;
 		}
 	}
-	if (in.err) {
-		fdc_err("extract: standard input: %s", strerror(in.err));
-		return -1;
-	}
-	return 0;
+	return got;
 }
 
 /* Nothing came out: say why, on standard error. */
@@ -315,7 +358,7 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			method = fdc_method_parse(optarg);
 			if (method < 0) {
 				fdc_err("extract: invalid --method '%s': expected parity, compare2, rank3, rank3x, dijkstra, tree, hash or none",
-					optarg);
+					fdc_quote(optarg));
 				return FDC_EXIT_USAGE;
 			}
 			break;
@@ -342,7 +385,7 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			if (fdc_parse_u64(optarg, &prime) || !fdc_is_prime(prime) ||
 			    prime > FDC_EXTRACT_MAX_PRIME) {
 				fdc_err("extract: invalid --prime '%s': expected a prime from 2 to %d",
-					optarg, FDC_EXTRACT_MAX_PRIME);
+					fdc_quote(optarg), FDC_EXTRACT_MAX_PRIME);
 				return FDC_EXIT_USAGE;
 			}
 			break;
@@ -352,7 +395,7 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			if (errno || end == optarg || *end ||
 			    !(min_entropy > 0) || !isfinite(min_entropy)) {
 				fdc_err("extract: invalid --min-entropy '%s': expected a number of bits above 0",
-					optarg);
+					fdc_quote(optarg));
 				return FDC_EXIT_USAGE;
 			}
 			have_h = true;
@@ -369,7 +412,7 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (optind != argc) {
 		fdc_err("extract: unexpected argument '%s' (the rolls are read from standard input)",
-			argv[optind]);
+			fdc_quote(argv[optind]));
 		return FDC_EXIT_USAGE;
 	}
 	if (cfg->user_source != FDC_USRC_DEVICE || cfg->device_opts) {
@@ -427,17 +470,30 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_USAGE;
 	}
 
-	if (printer.json)
-		printf("{\"method\": \"%s\", \"%s\": %s", fdc_method_name(method),
-		       printer.bits ? "bits" : "rolls", printer.bits ? "\"" : "[");
+	if (printer.json) {
+		fdc_json_begin(stdout);
+		fdc_json_key("method");
+		fdc_json_str(fdc_method_name(method));
+		fdc_json_key(printer.bits ? "bits" : "rolls");
+		if (printer.bits)
+			fdc_json_string_open();
+		else
+			fdc_json_array();
+	}
 	ret = fdc_extract_stream(&x, zero, &printer) ? FDC_EXIT_FAILURE :
 	      FDC_EXIT_OK;
 	if (!ret)
 		fdc_sink_finish(&sink);
-	if (printer.json)
-		printf("%s, \"rolls_in\": %llu, \"fair_bits\": %.2f, \"outputs\": %llu}\n",
-		       printer.bits ? "\"" : "]", (unsigned long long)x.rolls,
-		       x.bits, (unsigned long long)printer.printed);
+	if (printer.json) {
+		/* Also after a failure: what came out before it, and the counts. */
+		fdc_json_close();
+		fdc_json_key("rolls_in");
+		fdc_json_u64(x.rolls);
+		fdc_json_key("fair_bits");
+		fdc_json_double(x.bits, 2);
+		fdc_json_key("outputs");
+		fdc_json_u64(printer.printed);
+	}
 	if (printer.column)
 		putchar('\n');
 	if (!ret && !printer.printed)

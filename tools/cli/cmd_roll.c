@@ -81,7 +81,7 @@ static const struct option fdc_roll_opts[] = {
  * @nexpr: expressions done so far
  */
 struct fdc_roll {
-	struct fdc_dev dev;
+	struct fdc_engine dev;
 	u64 count;
 	bool verbose;
 	bool stats;
@@ -285,9 +285,6 @@ static int fdc_roll_expr(struct fdc_roll *r, const char *text)
 		fdc_err("roll: bad expression '%s': %s", text, err);
 		return FDC_EXIT_USAGE;
 	}
-	/* Mixed sizes: read ahead what the draws will need. */
-	if (e.mixed)
-		fdc_dev_draw_expect(&r->dev, (double)r->count * fdc_dice_bits(&e));
 	ret = r->stats ? fdc_roll_stats(r, text, &e) :
 	      fdc_roll_lines(r, text, &e);
 	r->nexpr++;
@@ -387,7 +384,7 @@ static int fdc_roll_die(struct fdc_roll *r, u64 sides)
 		       (unsigned long long)sides);
 	for (i = 0; i < r->count && !ferror(stdout); i++) {
 		fdc_progress("roll", i, r->count);
-		if (fdc_dev_rolls(&r->dev, sides, &v, 1))
+		if (fdc_engine_rolls(&r->dev, sides, &v, 1))
 			return FDC_EXIT_FAILURE;
 		printf(r->json ? "%s%llu" : "%s%llu\n", r->json && i ? ", " : "",
 		       (unsigned long long)v + 1);
@@ -456,7 +453,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		}
 	}
 
-	if (fdc_dev_open(&r.dev, cfg)) {
+	if (fdc_engine_open(&r.dev, cfg)) {
 		ret = FDC_EXIT_FAILURE;
 		goto out_free;
 	}
@@ -474,7 +471,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		printf("]}\n");
 	if (ret == FDC_EXIT_OK)
 		ret = fdc_finish_output();
-	fdc_dev_close(&r.dev);
+	fdc_engine_close(&r.dev);
 out_free:
 	free(joined);
 	free(exprs);

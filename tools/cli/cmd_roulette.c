@@ -40,7 +40,7 @@ static const struct fdc_cmd_opts fdc_roulette_cmd = {
  */
 int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 {
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	u64 spins = 1, i, pocket;
 	bool json = false;
 	int ret;
@@ -53,24 +53,32 @@ int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv)
 		fdc_err("roulette: --sides does not apply: the wheel has 37 pockets");
 		return FDC_EXIT_USAGE;
 	}
-	if (fdc_dev_open(&dev, cfg))
+	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
-	if (json)
-		printf("{\"spins\": [");
+	if (json) {
+		fdc_json_begin(stdout);
+		fdc_json_key("spins");
+		fdc_json_array();
+	}
 	for (i = 0; i < spins && !ferror(stdout); i++) {
 		fdc_progress("roulette", i, spins);
-		if (fdc_dev_rolls(&dev, FDC_ROULETTE_POCKETS, &pocket, 1)) {
-			fdc_dev_close(&dev);
+		if (fdc_engine_rolls(&eng, FDC_ROULETTE_POCKETS, &pocket, 1)) {
+			fdc_engine_close(&eng);
 			return FDC_EXIT_FAILURE;
 		}
-		printf(json ? "%s{\"pocket\": %llu, \"colour\": \"%s\"}" :
-		       "%s%llu %s\n", json && i ? ", " : "",
-		       (unsigned long long)pocket,
-		       fdc_colour_name(fdc_roulette_colour(pocket)));
+		if (json) {
+			fdc_json_object();
+			fdc_json_key("pocket");
+			fdc_json_u64(pocket);
+			fdc_json_key("colour");
+			fdc_json_str(fdc_colour_name(fdc_roulette_colour(pocket)));
+			fdc_json_close();
+		} else {
+			printf("%llu %s\n", (unsigned long long)pocket,
+			       fdc_colour_name(fdc_roulette_colour(pocket)));
+		}
 	}
 	fdc_progress_end();
-	if (json)
-		printf("]}\n");
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 	return fdc_finish_output();
 }

@@ -6,398 +6,319 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "device.h"
+#include "fd_names.h"
 #include "fd_roll.h"
+#include "msg.h"
+
+static int fdc_device_set_sides(struct fdc_source *src, u64 sides)
+{
+	__u32 ext;
+
+	if (!ioctl(src->fd, FAIRDIE_IOC_SET_SIDES, &sides)) {
+		src->sides = sides;
+		return 0;
+	}
+	if (errno == EINVAL && !ioctl(src->fd, FAIRDIE_IOC_GET_EXTRACTOR, &ext) &&
+	    ext == FAIRDIE_EXT_DIJKSTRA) {
+		fdc_err("%s: cannot roll a d%llu with the dijkstra extractor (its sides must factor into primes up to 64)",
+			src->name, (unsigned long long)sides);
+		return -1;
+	}
+	fdc_err("%s: SET_SIDES %llu: %s", src->name,
+		(unsigned long long)sides, strerror(errno));
+	return -1;
+}
+
+static void fdc_device_read_err(struct fdc_source *src, int err)
+{
+	if (err == EIO)
+		fdc_err("%s: read: %s (the source failed its health tests; see 'fairdie stats')",
+			src->name, strerror(err));
+	else
+		fdc_err("%s: read: %s", src->name, strerror(err));
+}
+
+/* @n rolls of @sides: whole rolls in the binary format, checked. */
+static int fdc_device_rolls(struct fdc_source *src, u64 sides, u64 *out,
+			    size_t n)
+{
+	unsigned int width = fd_roll_width(sides);
+	u8 buf[65536];
+	size_t chunk, want, got, i;
+	ssize_t r;
+
+	if (src->sides != sides && fdc_device_set_sides(src, sides))
+		return -1;
+	while (n) {
+		chunk = n < sizeof(buf) / width ? n : sizeof(buf) / width;
+		want = chunk * width;
+		for (got = 0; got < want; got += r) {
+			r = read(src->fd, buf + got, want - got);
+			if (r < 0 && errno == EINTR) {
+				r = 0;
+				continue;
+			}
+			if (r < 0) {
+				fdc_device_read_err(src, errno);
+				return -1;
+			}
+			if (!r) {
+				fdc_err("%s: read: unexpected end of file",
+					src->name);
+				return -1;
+			}
+		}
+		for (i = 0; i < chunk; i++) {
+			out[i] = fd_get_roll(buf + i * width, width);
+			if (out[i] >= sides) {
+				fdc_err("%s: the device returned %llu for a %llu-sided roll",
+					src->name, (unsigned long long)out[i],
+					(unsigned long long)sides);
+				return -1;
+			}
+		}
+		out += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+static void fdc_device_close(struct fdc_source *src)
+{
+	close(src->fd);
+	src->fd = -1;
+}
+
+static const struct fdc_source_ops fdc_device_ops = {
+	.rolls = fdc_device_rolls,
+	.close = fdc_device_close,
+};
 
 /**
- * fdc_config_init() - the settings before any option: all module defaults
- * @cfg: the settings
+ * fdc_source_is_device() - whether @src is the real device
+ * @src: an open source
+ *
+ * Return: true for a source opened by fdc_device_open().
  */
-void fdc_config_init(struct fdc_config *cfg)
+bool fdc_source_is_device(const struct fdc_source *src)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->device = FDC_DEFAULT_DEVICE;
-	cfg->source = -1;
-	cfg->extractor = -1;
+	return src->ops == &fdc_device_ops;
 }
 
 /**
- * fdc_dev_ioctl() - an ioctl on the real device, with its error message
- * @dev: the device
+ * fdc_device_ioctl() - an ioctl on the device, with its error message
+ * @src: the source
  * @req: FAIRDIE_IOC_x
  * @arg: its argument
  * @name: the ioctl's name for the message, e.g. "GET_STATS"
  *
  * Return: 0, or -1 after printing a one-line error (errno is kept).
  */
-int fdc_dev_ioctl(struct fdc_dev *dev, unsigned long req, void *arg,
-		  const char *name)
+int fdc_device_ioctl(struct fdc_source *src, unsigned long req, void *arg,
+		     const char *name)
 {
 	int err;
 
-	if (dev->fd < 0) {
-		fdc_err("%s: %s: not supported by this device", dev->path, name);
+	if (!fdc_source_is_device(src)) {
+		fdc_err("%s: %s: not supported by this source", src->name, name);
 		errno = ENOTTY;
 		return -1;
 	}
-	if (!ioctl(dev->fd, req, arg))
+	if (!ioctl(src->fd, req, arg))
 		return 0;
 	err = errno;
 	if (err == ENOTTY)
 		fdc_err("%s: %s: %s (not a fairdie device, or an older one?)",
-			dev->path, name, strerror(err));
+			src->name, name, strerror(err));
 	else
-		fdc_err("%s: %s: %s", dev->path, name, strerror(err));
+		fdc_err("%s: %s: %s", src->name, name, strerror(err));
 	errno = err;
 	return -1;
 }
 
-/* ------------------------------------------------------------------------
- * The real device
+/* Whether the module is installed for the running kernel, where DKMS or
+ * 'make install' put it.
  */
-
-static int fdc_real_set_sides(struct fdc_dev *dev, u64 sides)
+static bool fdc_module_installed(const char *release)
 {
-	__u32 ext;
+	static const char *const where[] = {
+		"updates/dkms/fairdie.ko", "updates/dkms/fairdie.ko.xz",
+		"updates/dkms/fairdie.ko.zst", "extra/fairdie.ko",
+		"extra/fairdie.ko.xz",
+	};
+	char path[512];
+	struct stat st;
+	size_t i;
 
-	if (!ioctl(dev->fd, FAIRDIE_IOC_SET_SIDES, &sides))
-		return 0;
-	if (errno == EINVAL && !ioctl(dev->fd, FAIRDIE_IOC_GET_EXTRACTOR, &ext) &&
-	    ext == FAIRDIE_EXT_DIJKSTRA) {
-		fdc_err("%s: cannot roll a d%llu with the dijkstra extractor (its sides must factor into primes up to 64)",
-			dev->path, (unsigned long long)sides);
-		return -1;
+	for (i = 0; i < ARRAY_SIZE(where); i++) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/%s", release,
+			 where[i]);
+		if (!stat(path, &st))
+			return true;
 	}
-	fdc_err("%s: SET_SIDES %llu: %s", dev->path,
-		(unsigned long long)sides, strerror(errno));
-	return -1;
+	return false;
 }
 
-static void fdc_read_err(struct fdc_dev *dev, int err)
+/**
+ * fdc_device_missing() - why the device cannot be opened, for a newcomer
+ * @path: the device's path
+ * @err: the errno of open()
+ * @buf: room for the text
+ * @size: its size
+ *
+ * For the default path: whether the module is loaded, installed, or the
+ * node's permissions are at fault, and what to do; for another path only
+ * the error.
+ *
+ * Return: @buf.
+ */
+const char *fdc_device_missing(const char *path, int err, char *buf,
+			       size_t size)
 {
-	if (err == EIO)
-		fdc_err("%s: read: %s (the source failed its health tests; see 'fairdie stats')",
-			dev->path, strerror(err));
-	else
-		fdc_err("%s: read: %s", dev->path, strerror(err));
-}
+	struct utsname u;
+	struct stat st;
 
-static int fdc_real_read(struct fdc_dev *dev, u64 *vals, size_t n)
-{
-	unsigned int width = fd_roll_width(dev->sides);
-	u8 buf[65536];
-	size_t chunk, want, got, i;
-	ssize_t r;
-
-	while (n) {
-		chunk = n < sizeof(buf) / width ? n : sizeof(buf) / width;
-		want = chunk * width;
-		for (got = 0; got < want; got += r) {
-			r = read(dev->fd, buf + got, want - got);
-			if (r < 0 && errno == EINTR) {
-				r = 0;
-				continue;
-			}
-			if (r < 0) {
-				fdc_read_err(dev, errno);
-				return -1;
-			}
-			if (!r) {
-				fdc_err("%s: read: unexpected end of file", dev->path);
-				return -1;
-			}
-		}
-		for (i = 0; i < chunk; i++)
-			vals[i] = fd_get_roll(buf + i * width, width);
-		vals += chunk;
-		n -= chunk;
+	if (strcmp(path, FDC_DEFAULT_DEVICE)) {
+		snprintf(buf, size, "%s: %s", fdc_quote(path), strerror(err));
+		return buf;
 	}
-	return 0;
-}
-
-static void fdc_real_close(struct fdc_dev *dev)
-{
-	close(dev->fd);
-	dev->fd = -1;
-}
-
-static const struct fdc_dev_ops fdc_real_ops = {
-	.set_sides = fdc_real_set_sides,
-	.read = fdc_real_read,
-	.close = fdc_real_close,
-};
-
-static void fdc_open_err(const char *path, int err)
-{
 	switch (err) {
 	case ENOENT:
 	case ENXIO:
 	case ENODEV:
-		/* Only the default path says anything about the module. */
-		if (strcmp(path, FDC_DEFAULT_DEVICE)) {
-			fdc_err("%s: %s", path, strerror(err));
+		if (!stat("/sys/module/fairdie", &st)) {
+			snprintf(buf, size,
+				 "%s: %s (the fairdie module is loaded but the device node is missing: is udev running?)",
+				 path, strerror(err));
 			break;
 		}
-		fdc_err("%s: %s (load the module: 'sudo modprobe fairdie'; or take fair bits from elsewhere: --source=getrandom, --random-source=FILE or --seed=N)",
-			path, strerror(err));
+		if (!uname(&u) && !fdc_module_installed(u.release)) {
+			snprintf(buf, size,
+				 "%s: %s (the fairdie module is not installed for kernel %s: install the fairdie-dkms package or run 'make install'; or take fair bits from elsewhere: --source=getrandom, --random-source=FILE or --seed=N)",
+				 path, strerror(err), u.release);
+			break;
+		}
+		snprintf(buf, size,
+			 "%s: %s (load the module: 'sudo modprobe fairdie'; or take fair bits from elsewhere: --source=getrandom, --random-source=FILE or --seed=N)",
+			 path, strerror(err));
 		break;
 	case EACCES:
 	case EPERM:
-		fdc_err("%s: %s (check the permissions of the device node)",
-			path, strerror(err));
+		snprintf(buf, size,
+			 "%s: %s (check the permissions of the device node; the udev rule of the fairdie package makes it readable by everyone)",
+			 path, strerror(err));
 		break;
 	default:
-		fdc_err("%s: %s", path, strerror(err));
+		snprintf(buf, size, "%s: %s", path, strerror(err));
 		break;
 	}
+	return buf;
+}
+
+/* The names of the sources in @mask, comma-separated, into @buf. */
+static void fdc_source_list(u32 mask, char *buf, size_t size)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < FD_NR_SOURCES && n < size; i++)
+		if (mask & (1U << i))
+			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+				      fd_source_name(i));
 }
 
 /* Apply the global options to the freshly opened file. */
-static int fdc_dev_configure(struct fdc_dev *dev, const struct fdc_config *cfg,
-			     const struct fairdie_info *info)
+static int fdc_device_configure(struct fdc_source *src,
+				const struct fdc_config *cfg,
+				const struct fairdie_info *info)
 {
+	char avail[128];
+	int src_id = cfg->source;
 	__u32 v;
-	int src = cfg->source;
 
 	if (cfg->have_sim) {
 		struct fairdie_sim sim = cfg->sim;
 
-		if (fdc_dev_ioctl(dev, FAIRDIE_IOC_SET_SIM, &sim, "SET_SIM"))
+		if (fdc_device_ioctl(src, FAIRDIE_IOC_SET_SIM, &sim, "SET_SIM"))
 			return -1;
-		if (src < 0)
-			src = FAIRDIE_SRC_SIM;
+		if (src_id < 0)
+			src_id = FAIRDIE_SRC_SIM;
 	}
-	if (src >= 0) {
-		v = src;
-		if (ioctl(dev->fd, FAIRDIE_IOC_SET_SOURCE, &v)) {
+	if (src_id >= 0) {
+		v = src_id;
+		if (ioctl(src->fd, FAIRDIE_IOC_SET_SOURCE, &v)) {
 			if (errno == ENODEV) {
-				char avail[64] = "";
-				unsigned int i;
-
-				for (i = 0; i < FD_NR_SOURCES; i++) {
-					if (!(info->sources & (1U << i)))
-						continue;
-					strcat(avail, avail[0] ? ", " : "");
-					strcat(avail, fd_source_name(i));
-				}
+				fdc_source_list(info->sources, avail,
+						sizeof(avail));
 				fdc_err("%s: source '%s' is not available on this machine (available: %s)",
-					dev->path, fd_source_name(src), avail);
+					src->name, fd_source_name(src_id), avail);
 			} else {
-				fdc_err("%s: SET_SOURCE %s: %s", dev->path,
-					fd_source_name(src), strerror(errno));
+				fdc_err("%s: SET_SOURCE %s: %s", src->name,
+					fd_source_name(src_id), strerror(errno));
 			}
 			return -1;
 		}
 	}
 	if (cfg->extractor >= 0) {
 		v = cfg->extractor;
-		if (fdc_dev_ioctl(dev, FAIRDIE_IOC_SET_EXTRACTOR, &v,
-				  "SET_EXTRACTOR"))
+		if (fdc_device_ioctl(src, FAIRDIE_IOC_SET_EXTRACTOR, &v,
+				     "SET_EXTRACTOR"))
 			return -1;
 	}
 	v = FAIRDIE_FMT_BINARY;
-	if (fdc_dev_ioctl(dev, FAIRDIE_IOC_SET_FORMAT, &v, "SET_FORMAT"))
+	if (fdc_device_ioctl(src, FAIRDIE_IOC_SET_FORMAT, &v, "SET_FORMAT"))
 		return -1;
-	if (cfg->sides) {
-		if (dev->ops->set_sides(dev, cfg->sides))
-			return -1;
-		dev->sides = cfg->sides;
-	}
+	if (cfg->sides && fdc_device_set_sides(src, cfg->sides))
+		return -1;
 	return 0;
 }
 
 /**
- * fdc_dev_open() - open the device and apply the global options
- * @dev: the device
- * @cfg: the global options
+ * fdc_device_open() - open the device and apply the global options
+ * @src: the source
+ * @cfg: the global options: path, source, extractor, sim coin, sides
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_dev_open(struct fdc_dev *dev, const struct fdc_config *cfg)
+int fdc_device_open(struct fdc_source *src, const struct fdc_config *cfg)
 {
 	struct fairdie_info info;
+	char why[512];
 
-	memset(dev, 0, sizeof(*dev));
-	dev->path = cfg->device;
-	dev->max_ahead = FDC_CACHE_MAX;
-	dev->fd = -1;
-	fdc_draw_init(&dev->draw);
-	if (cfg->user_source != FDC_USRC_DEVICE)
-		return fdc_bits_open(dev, cfg);
-#ifdef FDC_FAKE_DEVICE
-	/* Test builds only: "fake:SEED" is the deterministic double. */
-	if (!strncmp(cfg->device, "fake:", 5)) {
-		u64 seed;
-
-		if (fdc_parse_u64(cfg->device + 5, &seed)) {
-			fdc_err("%s: expected fake:SEED", cfg->device);
-			return -1;
-		}
-		return fdc_fake_open(dev, seed);
-	}
-#endif
-	dev->fd = open(cfg->device, O_RDONLY | O_CLOEXEC);
-	if (dev->fd < 0) {
-		fdc_open_err(cfg->device, errno);
+	memset(src, 0, sizeof(*src));
+	fdc_source_name(src, cfg->device);
+	src->fd = open(cfg->device, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0) {
+		fdc_err("%s",
+			fdc_device_missing(cfg->device, errno, why, sizeof(why)));
 		return -1;
 	}
-	dev->ops = &fdc_real_ops;
+	src->ops = &fdc_device_ops;
 	memset(&info, 0, sizeof(info));
-	if (ioctl(dev->fd, FAIRDIE_IOC_GET_INFO, &info)) {
-		fdc_err("%s: not a fairdie device (GET_INFO: %s)", dev->path,
-			strerror(errno));
+	if (ioctl(src->fd, FAIRDIE_IOC_GET_INFO, &info)) {
+		fdc_err("%s: not a fairdie device (GET_INFO: %s)",
+			src->name, strerror(errno));
 		goto out_close;
 	}
 	if (info.version != FAIRDIE_ABI_VERSION) {
 		fdc_err("%s: ABI version %u, this tool knows version %u",
-			dev->path, info.version, FAIRDIE_ABI_VERSION);
+			src->name, info.version, FAIRDIE_ABI_VERSION);
 		goto out_close;
 	}
-	if (fdc_dev_configure(dev, cfg, &info))
+	if (fdc_device_configure(src, cfg, &info))
 		goto out_close;
 	return 0;
 
 out_close:
-	fdc_real_close(dev);
+	fdc_device_close(src);
+	src->ops = NULL;
 	return -1;
-}
-
-/**
- * fdc_dev_close() - close the device and free what was read ahead
- * @dev: the device
- */
-void fdc_dev_close(struct fdc_dev *dev)
-{
-	unsigned int i;
-
-	for (i = 0; i < FDC_CACHE_SLOTS; i++) {
-		free(dev->cache[i].vals);
-		dev->cache[i].vals = NULL;
-	}
-	fdc_draw_free(&dev->draw);
-	if (dev->ops && dev->ops->close)
-		dev->ops->close(dev);
-	dev->ops = NULL;
-}
-
-/**
- * fdc_dev_read() - @n rolls of @sides straight from the device
- * @dev: the device
- * @sides: the number of faces, at least 1; set on the device if it changed
- * @out: the rolls, each in [0, @sides)
- * @n: how many
- *
- * No read-ahead and no cache: exactly @n rolls are read.
- *
- * Return: 0, or -1 after printing a one-line error.
- */
-int fdc_dev_read(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
-{
-	size_t i;
-
-	if (dev->sides != sides) {
-		if (dev->ops->set_sides(dev, sides))
-			return -1;
-		dev->sides = sides;
-		dev->set_sides_calls++;
-	}
-	if (dev->ops->read(dev, out, n))
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (out[i] >= sides) {
-			fdc_err("%s: the device returned %llu for a %llu-sided roll",
-				dev->path, (unsigned long long)out[i],
-				(unsigned long long)sides);
-			return -1;
-		}
-	}
-	dev->rolls += n;
-	return 0;
-}
-
-static struct fdc_cache *fdc_cache_slot(struct fdc_dev *dev, u64 sides)
-{
-	struct fdc_cache *c, *victim = &dev->cache[0];
-	unsigned int i;
-
-	dev->tick++;
-	for (i = 0; i < FDC_CACHE_SLOTS; i++) {
-		c = &dev->cache[i];
-		if (c->sides == sides) {
-			c->last_use = dev->tick;
-			return c;
-		}
-		if (c->last_use < victim->last_use)
-			victim = c;
-	}
-	victim->sides = sides;
-	victim->pos = 0;
-	victim->len = 0;
-	victim->ahead = 0;
-	victim->last_use = dev->tick;
-	return victim;
-}
-
-/**
- * fdc_dev_rolls() - @n rolls of a die with @sides faces
- * @dev: the device
- * @sides: the number of faces, at least 1
- * @out: the rolls, each in [0, @sides)
- * @n: how many
- *
- * Each roll is one value the device produced with its sides set to @sides,
- * possibly read ahead by an earlier call for the same size.
- *
- * Return: 0, or -1 after printing a one-line error.
- */
-int fdc_dev_rolls(struct fdc_dev *dev, u64 sides, u64 *out, size_t n)
-{
-	struct fdc_cache *c;
-	size_t take, want;
-
-	if (!sides) {
-		fdc_err("%s: a die needs at least one side", dev->path);
-		return -1;
-	}
-	c = fdc_cache_slot(dev, sides);
-	take = c->len - c->pos < n ? c->len - c->pos : n;
-	if (take) {
-		memcpy(out, c->vals + c->pos, take * sizeof(*out));
-		c->pos += take;
-		out += take;
-		n -= take;
-		if (!n)
-			return 0;
-	}
-
-	/* Big requests go straight to the device. */
-	if (n >= dev->max_ahead)
-		return fdc_dev_read(dev, sides, out, n);
-
-	if (!c->vals) {
-		c->vals = malloc(FDC_CACHE_MAX * sizeof(*c->vals));
-		if (!c->vals) {
-			fdc_err("out of memory");
-			return -1;
-		}
-	}
-	want = n > c->ahead ? n : c->ahead;
-	if (want > dev->max_ahead)
-		want = dev->max_ahead;
-	if (fdc_dev_read(dev, sides, c->vals, want))
-		return -1;
-	memcpy(out, c->vals, n * sizeof(*out));
-	c->pos = n;
-	c->len = want;
-	/* This size is asked for again and again: read further ahead. */
-	c->ahead = c->ahead ? 2 * c->ahead : 16;
-	if (c->ahead > dev->max_ahead)
-		c->ahead = dev->max_ahead;
-	return 0;
 }

@@ -607,14 +607,14 @@ static void fdc_print_group(const struct fdc_dice_term *t,
  * one size of dice, an exact draw from the shared uniform state when it
  * mixes sizes; rolled again while a reroll condition matches.
  */
-static int fdc_take_face(struct fdc_dev *dev, const struct fdc_dice_term *t,
+static int fdc_take_face(struct fdc_engine *dev, const struct fdc_dice_term *t,
 			 bool mixed, u64 *rolled, s64 *face)
 {
 	u64 r;
 
 	for (;;) {
-		if (mixed ? fdc_dev_draw(dev, t->sides, &r) :
-			    fdc_dev_rolls(dev, t->sides, &r, 1))
+		if (mixed ? fdc_engine_roll(dev, t->sides, &r) :
+			    fdc_engine_rolls(dev, t->sides, &r, 1))
 			return -1;
 		*face = (s64)r + 1 + t->offset;
 		if (!fdc_rerolled(t, *face))
@@ -628,7 +628,7 @@ static int fdc_take_face(struct fdc_dev *dev, const struct fdc_dice_term *t,
 }
 
 /* The first faces of @n dice, read in one go when nothing is rerolled. */
-static int fdc_take_faces(struct fdc_dev *dev, const struct fdc_dice_term *t,
+static int fdc_take_faces(struct fdc_engine *dev, const struct fdc_dice_term *t,
 			  bool mixed, u64 *rolled, s64 *faces, size_t n)
 {
 	size_t i;
@@ -637,7 +637,7 @@ static int fdc_take_faces(struct fdc_dev *dev, const struct fdc_dice_term *t,
 		u64 *raw = (u64 *)faces;
 
 		/* s64 and u64 have one size: convert in place. */
-		if (fdc_dev_rolls(dev, t->sides, raw, n))
+		if (fdc_engine_rolls(dev, t->sides, raw, n))
 			return -1;
 		for (i = 0; i < n; i++)
 			faces[i] = (s64)raw[i] + 1 + t->offset;
@@ -661,7 +661,7 @@ static s64 fdc_apply_ops(const struct fdc_dice_term *t, s64 v)
 
 /* Roll one group; *@rolled counts dice against FDC_DICE_MAX_DICE. */
 static int fdc_roll_group(const struct fdc_dice_term *t, bool mixed,
-			  struct fdc_dev *dev, u64 *rolled, s64 *sum,
+			  struct fdc_engine *dev, u64 *rolled, s64 *sum,
 			  FILE *verbose)
 {
 	struct fdc_die *dice = NULL;
@@ -775,7 +775,7 @@ double fdc_dice_bits(const struct fdc_dice_expr *expr)
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_dev *dev,
+int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 		  s64 *total, FILE *verbose)
 {
 	const struct fdc_dice_term *t;

@@ -30,7 +30,7 @@
 
 #include <stdio.h>
 
-#include "device.h"
+#include "engine.h"
 
 #define FDC_DICE_MAX_TERMS	32
 /* The most dice one evaluation may roll, explosions included. */
@@ -100,7 +100,7 @@ struct fdc_dice_term {
  * @nterms: terms used
  * @dice: dice rolled before any explosion or reroll
  * @mixed: it has dice of more than one size: each die is then an exact
- *	draw from one uniform state (fdc_dev_draw()), not one device roll
+ *	draw from one uniform state (fdc_engine_roll()), not one device roll
  * @term: the terms, in order
  */
 struct fdc_dice_expr {
@@ -125,7 +125,7 @@ struct fdc_dice_dist {
 
 int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
-int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_dev *dev,
+int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 		  s64 *total, FILE *verbose);
 double fdc_dice_bits(const struct fdc_dice_expr *expr);
 int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,

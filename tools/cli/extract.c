@@ -242,7 +242,7 @@ int fdc_extract_init(struct fdc_extract *x, enum fdc_method method,
 		x->hash_rolls = fdc_hash_block_rolls(min_entropy);
 		if (!x->hash_rolls)
 			return -EINVAL;
-		fdc_sha256_init(&x->sha);
+		sha256_init(&x->sha);
 		break;
 	default:
 		x->block = 1;
@@ -390,7 +390,7 @@ static void fdc_extract_block(struct fdc_extract *x)
 
 static void fdc_extract_hash(struct fdc_extract *x, u64 face)
 {
-	u8 enc[4], digest[FDC_SHA256_DIGEST_SIZE];
+	u8 enc[4], digest[SHA256_DIGEST_SIZE];
 	unsigned int i;
 
 	/* Each roll r in 1..K as the 32-bit big-endian number r - 1. */
@@ -398,11 +398,11 @@ static void fdc_extract_hash(struct fdc_extract *x, u64 face)
 	enc[1] = face >> 16;
 	enc[2] = face >> 8;
 	enc[3] = face;
-	fdc_sha256_update(&x->sha, enc, sizeof(enc));
+	sha256_update(&x->sha, sizeof(enc), enc);
 	if (++x->have < x->hash_rolls)
 		return;
-	fdc_sha256_final(&x->sha, digest);
-	fdc_sha256_init(&x->sha);
+	/* This also starts the next block's hash. */
+	sha256_digest(&x->sha, sizeof(digest), digest);
 	x->used += x->have;
 	x->have = 0;
 	/* Byte 0 first, most significant bit first. */

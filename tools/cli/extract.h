@@ -16,7 +16,7 @@
 #define _FAIRDIE_CLI_EXTRACT_H
 
 #include "fd_sampler.h"
-#include "sha256.h"
+#include <nettle/sha2.h>
 
 #define FDC_EXTRACT_MAX_FACES	BIT_ULL(32)
 #define FDC_EXTRACT_MAX_PRIME	61
@@ -25,7 +25,7 @@
 #define FDC_TREE_DEFAULT_BLOCK	64
 /* hash: the declared entropy of a block is this many times its output. */
 #define FDC_HASH_SAFETY		2
-#define FDC_HASH_OUT_BITS	(8 * FDC_SHA256_DIGEST_SIZE)
+#define FDC_HASH_OUT_BITS	(8 * SHA256_DIGEST_SIZE)
 #define FDC_HASH_MAX_BLOCK	1000000000ULL
 /* Rounding allowed when --min-entropy is compared with log2(K). */
 #define FDC_ENTROPY_SLACK	(1.0 / (1 << 30))
@@ -68,7 +68,7 @@ struct fdc_extract {
 	u64 hash_rolls;
 	u64 buf[FDC_TREE_MAX_BLOCK];
 	unsigned int have;
-	struct fdc_sha256 sha;
+	struct sha256_ctx sha;
 	u64 rolls;
 	u64 used;
 	u64 digits;

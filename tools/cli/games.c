@@ -22,30 +22,49 @@ double fdc_log2_factorial(u64 n)
 }
 
 /**
- * fdc_shuffle() - permute @perm uniformly (Durstenfeld's Fisher-Yates)
- * @dev: where the draws come from
- * @perm: the items
+ * fdc_shuffle() - put a uniform ordered sample of @k of @items first, by
+ *	Fisher and Yates' shuffle (Durstenfeld's swaps) stopped after @k
+ *	draws; @k = @n permutes them all
+ * @e: where the draws come from
+ * @items: the items
  * @n: how many
+ * @k: how many are drawn, at most @n
  *
- * For i = n - 1 down to 1, swap item i with item j, j an exact draw in
- * [0, i] (fdc_dev_draw(): one uniform state shared by all the draws, so a
- * shuffle costs about log2(n!) fair bits). The n! sequences of draws map
- * one to one onto the n! permutations, and every sequence has probability
- * exactly 1/n!, so every permutation does.
+ * For i = 0 .. k - 1, swap item i with item i + r, r an exact draw in
+ * [0, n - i). The n (n - 1) ... (n - k + 1) sequences of draws map one to
+ * one onto the ordered samples of k items (onto the n! permutations for
+ * k = n), and every sequence has probability exactly 1 / (n!/(n - k)!),
+ * so every sample does. Consecutive draws are taken together while the
+ * product of their sizes stays within the engine's cheap dice
+ * (@e->draw_max): one exact draw from [0, (n - i) (n - i - 1) ...),
+ * split in mixed radix, is exactly those draws, independent and uniform.
+ * All the draws come from the engine's one recycled state, so a shuffle
+ * costs about log2(n!) fair bits.
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
+int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 {
-	u32 i, tmp;
-	u64 j;
+	u64 i = 0, j, prod, r, size, at, tmp;
 
-	for (i = n ? n - 1 : 0; i >= 1; i--) {
-		if (fdc_dev_draw(dev, (u64)i + 1, &j))
+	/* The last item of a full shuffle has nowhere to go. */
+	if (k >= n)
+		k = n ? n - 1 : 0;
+	while (i < k) {
+		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
+		prod = n - i;
+		for (j = i + 1; j < k && prod <= e->draw_max / (n - j); j++)
+			prod *= n - j;
+		if (fdc_engine_draw(e, prod, &r))
 			return -1;
-		tmp = perm[i];
-		perm[i] = perm[j];
-		perm[j] = tmp;
+		for (; i < j; i++) {
+			size = n - i;
+			at = i + r % size;
+			r /= size;
+			tmp = items[i];
+			items[i] = items[at];
+			items[at] = tmp;
+		}
 	}
 	return 0;
 }
@@ -93,14 +112,14 @@ int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used)
 
 /**
  * fdc_craps_game() - play one game of craps with two d6 per throw
- * @dev: where the rolls come from
+ * @e: where the rolls come from
  * @win: whether the shooter won
  * @dice: incremented by the number of dice thrown
  * @trace: if not NULL, the throws are written there, e.g. "4+6 3+3 5+5 win"
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace)
+int fdc_craps_game(struct fdc_engine *e, bool *win, u64 *dice, FILE *trace)
 {
 	unsigned int throws[2];
 	u64 d[2];
@@ -109,7 +128,7 @@ int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace)
 
 	/* Only the come-out throw and the latest one decide the game. */
 	for (used = 0;; ) {
-		if (fdc_dev_rolls(dev, 6, d, 2))
+		if (fdc_engine_rolls(e, 6, d, 2))
 			return -1;
 		*dice += 2;
 		throws[used ? 1 : 0] = (unsigned int)(d[0] + d[1] + 2);
@@ -190,31 +209,26 @@ static u64 *fdc_swaps_slot(struct fdc_swaps *m, u64 pos)
 
 /**
  * fdc_sample() - @k distinct values of [0, @n) in random order, exactly
- * @dev: where the draws come from
+ * @e: where the draws come from
  * @n: the population, at least @k
  * @k: how many
  * @out: the values
- * @last: this is the run's last sample: its final draw keeps no reserve
- *	(see below)
  *
  * A partial Fisher-Yates shuffle: the i-th value is the item at a
  * position drawn from [i, n), which then swaps with position i. The
  * n (n - 1) ... (n - k + 1) sequences of draws map one to one onto the
  * ordered samples, each with probability exactly 1 / (n!/(n - k)!).
  * Consecutive draws are taken together while the product of their sizes
- * fits in 64 bits: one exact draw from [0, n_1 n_2 ... n_m), split in
- * mixed radix, is exactly m independent draws, and costs fewer bits. The
- * last draw of a run fills the uniform state only to its own size, so
- * that a single sample costs close to log2(n!/(n - k)!) rather than that
- * plus the state's reserve of about 13 bits.
+ * stays within the engine's cheap dice, as fdc_shuffle() does, which
+ * gives the same sample from the same draws. Only the positions moved are
+ * stored, so @n may be as large as 2^64 - 1.
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_sample(struct fdc_dev *dev, u64 n, u64 k, u64 *out, bool last)
+int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out)
 {
 	struct fdc_swaps m = { 0 };
 	u64 i = 0, j, prod, r, size, *a, *b;
-	unsigned int slack = dev->draw.slack;
 	int ret = -1;
 
 	for (m.cap = 16; m.cap < 4 * k; m.cap *= 2)
@@ -227,15 +241,11 @@ int fdc_sample(struct fdc_dev *dev, u64 n, u64 k, u64 *out, bool last)
 	}
 	while (i < k) {
 		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
-		prod = 1;
-		for (j = i; j < k && prod <= UINT64_MAX / (n - j); j++)
+		prod = n - i;
+		for (j = i + 1; j < k && prod <= e->draw_max / (n - j); j++)
 			prod *= n - j;
-		if (last && j == k)
-			dev->draw.slack = 0;
-		r = 0;
-		if (fdc_dev_draw(dev, prod, &r))
+		if (fdc_engine_draw(e, prod, &r))
 			goto out_free;
-		dev->draw.slack = slack;
 		for (; i < j; i++) {
 			size = n - i;
 			a = fdc_swaps_slot(&m, i);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fairdie tool - games on the device: shuffling, craps, roulette.
+ * fairdie tool - games on the engine: shuffling, sampling, craps,
+ * roulette.
  */
 #ifndef _FAIRDIE_CLI_GAMES_H
 #define _FAIRDIE_CLI_GAMES_H
 
 #include <stdio.h>
 
-#include "device.h"
+#include "engine.h"
 
 /* P(win) at craps is 244/495 (TAOCP 3.6 exercise 3). */
 #define FDC_CRAPS_WIN_NUM	244
@@ -23,10 +24,10 @@ enum fdc_colour {
 };
 
 double fdc_log2_factorial(u64 n);
-int fdc_shuffle(struct fdc_dev *dev, u32 *perm, u32 n);
-int fdc_sample(struct fdc_dev *dev, u64 n, u64 k, u64 *out, bool last);
+int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k);
+int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out);
 double fdc_log2_falling(u64 n, u64 k);
-int fdc_craps_game(struct fdc_dev *dev, bool *win, u64 *dice, FILE *trace);
+int fdc_craps_game(struct fdc_engine *e, bool *win, u64 *dice, FILE *trace);
 int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used);
 enum fdc_colour fdc_roulette_colour(unsigned int pocket);
 const char *fdc_colour_name(enum fdc_colour colour);

@@ -14,23 +14,25 @@
  * @name: what the user types
  * @run: runs it with argv[0] == @name; returns the exit status
  * @summary: one line for the main help
+ * @json: its --json output ends in an "error" member on failure (json.c)
  */
 struct fdc_command {
 	const char *name;
 	int (*run)(struct fdc_config *cfg, int argc, char **argv);
 	const char *summary;
+	bool json;
 };
 
 static const struct fdc_command fdc_commands[] = {
-	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8" },
-	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of 1..N, or of the lines of stdin" },
-	{ "sample", fdc_cmd_sample, "K distinct values of 1..N in random order" },
-	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495" },
-	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)" },
-	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die" },
-	{ "config", fdc_cmd_config, "show the settings, the module defaults, what is offered" },
-	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample" },
-	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll" },
+	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8", false },
+	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of lines or numbers, as shuf", true },
+	{ "sample", fdc_cmd_sample, "K distinct values of 1..N, or lines, in random order", true },
+	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495", true },
+	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)", true },
+	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die", true },
+	{ "config", fdc_cmd_config, "show the source of fair bits and its settings", true },
+	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample", true },
+	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll", true },
 };
 
 static const char fdc_main_help[] =
@@ -54,6 +56,24 @@ static const struct option fdc_main_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * Run @cmd. When it reports failures in JSON and --json is among its
+ * arguments, even a failure before any output (a bad option, a missing
+ * device) ends in a JSON object.
+ */
+static int fdc_run(const struct fdc_command *cmd, struct fdc_config *cfg,
+		   int argc, char **argv)
+{
+	int i;
+
+	if (!cmd->json)
+		return cmd->run(cfg, argc, argv);
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			fdc_json_request();
+	return fdc_json_end(cmd->run(cfg, argc, argv));
+}
 
 static void fdc_main_usage(void)
 {
@@ -108,12 +128,14 @@ int main(int argc, char **argv)
 		argv[optind + 1] = "--help";
 		for (i = 0; i < ARRAY_SIZE(fdc_commands); i++)
 			if (!strcmp(name, fdc_commands[i].name))
-				return fdc_commands[i].run(&cfg, 2, argv + optind);
+				return fdc_run(&fdc_commands[i], &cfg, 2,
+					       argv + optind);
 	}
 	for (i = 0; i < ARRAY_SIZE(fdc_commands); i++)
 		if (!strcmp(name, fdc_commands[i].name))
-			return fdc_commands[i].run(&cfg, argc - optind,
-						   argv + optind);
-	fdc_err("unknown command '%s' (try 'fairdie --help')", name);
+			return fdc_run(&fdc_commands[i], &cfg, argc - optind,
+				       argv + optind);
+	fdc_err("unknown command '%s' (try 'fairdie --help')",
+		fdc_quote(name));
 	return FDC_EXIT_USAGE;
 }

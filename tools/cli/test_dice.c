@@ -148,7 +148,7 @@ static int fdt_roll_script(const char *text, const u64 *vals, size_t n,
 			   const u64 **log, size_t *log_len)
 {
 	struct fdc_dice_expr e;
-	struct fdc_dev dev;
+	struct fdc_engine dev;
 	FILE *trace = NULL;
 	int ret;
 
@@ -172,7 +172,7 @@ static int fdt_roll_script(const char *text, const u64 *vals, size_t n,
 			       (*log_len < 64 ? *log_len : 64) * sizeof(u64));
 		*log = copy;
 	}
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 	return ret;
 }
 
@@ -305,7 +305,7 @@ static void fdt_roll_scripted(void)
 static void fdt_roll_random(void)
 {
 	struct fdc_dice_expr e, e2, e3;
-	struct fdc_dev dev;
+	struct fdc_engine dev;
 	const u64 *log;
 	size_t log_len, i;
 	u64 hist[19] = { 0 }, hist4[19] = { 0 }, n = 216000, sides_bad = 0;
@@ -361,34 +361,24 @@ static void fdt_roll_random(void)
 	      "4d6k3 mean %.4f, exact %.4f", sum4 / n, exact4);
 	printf("3d6 chi-square %.2f (15 dof); 4d6k3 mean %.4f, exact %.4f\n",
 	       chi2, sum4 / n, exact4);
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 
-	/* Mixed sizes are draws from one state fed by rolls of 2^32 sides:
-	 * one SET_SIDES, and about log2(6) or log2(4) fair bits a die.
+	/* Mixed sizes from one recycled state fed with fair bits: about
+	 * log2(6) or log2(4) fair bits a die (none made ahead and left over).
 	 */
-	if (fdc_fake_open(&dev, 7))
-		abort();
+	fdc_source_open_seed(&dev.src, 7);
+	fdc_engine_open_source(&dev, 0);
+	dev.max_ahead = 1;
 	ideal = 10000 * fdc_dice_bits(&e3);
-	fdc_dev_draw_expect(&dev, ideal);
 	for (i = 0; i < 10000; i++) {
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
 		hist4[total - 4]++;
 	}
-	log_len = fdc_fake_log(&dev, &log);
-	for (i = 0; i < log_len; i++)
-		sides_bad += log[i] != 1ULL << 32;
-	CHECK(!bad && !sides_bad && dev.set_sides_calls == 1 &&
-	      dev.draw.draws == 40000 && log_len * 32 == dev.draw.bits_read &&
-	      dev.draw.bits_used < ideal * 1.001 + FDC_DRAW_SLACK + 2 &&
-	      dev.draw.bits_read < dev.draw.bits_used + 64,
-	      "3d6+1d4 x 10000: %llu fair bits used, %llu read, %.0f ideal, %llu SET_SIDES",
-	      (unsigned long long)dev.draw.bits_used,
-	      (unsigned long long)dev.draw.bits_read, ideal,
-	      (unsigned long long)dev.set_sides_calls);
-	printf("3d6+1d4 x 10000: %llu fair bits used, %llu read, %llu SET_SIDES;",
-	       (unsigned long long)dev.draw.bits_used,
-	       (unsigned long long)dev.draw.bits_read,
-	       (unsigned long long)dev.set_sides_calls);
+	CHECK(!bad && fdc_engine_bits_used(&dev) < ideal * 1.001 + 64,
+	      "3d6+1d4 x 10000: %llu fair bits used, %.0f ideal",
+	      (unsigned long long)fdc_engine_bits_used(&dev), ideal);
+	printf("3d6+1d4 x 10000: %llu fair bits used;",
+	       (unsigned long long)fdc_engine_bits_used(&dev));
 	printf(" the sum of log2(sides) is %.0f\n", ideal);
 	/* 3d6+1d4 has 16 totals, 4..22: 15 dof, 1e-6 quantile 56.5. */
 	for (s = 0, chi2 = 0; s < 19; s++) {
@@ -406,7 +396,7 @@ static void fdt_roll_random(void)
 				expect;
 	}
 	CHECK(chi2 < 56.5, "3d6+1d4 chi-square %.1f", chi2);
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 
 	/* One size, several terms, no read-ahead: one roll of 6 per die. */
 	if (fdc_fake_open(&dev, 7))
@@ -418,23 +408,9 @@ static void fdt_roll_random(void)
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0, sides_bad = 0; i < log_len; i++)
 		sides_bad += log[i] != 6;
-	CHECK(!bad && log_len == 300 && !sides_bad &&
-	      dev.set_sides_calls == 1 && !dev.draw.draws,
-	      "2d6+1d6 without read-ahead: %zu rolls, %llu SET_SIDES",
-	      log_len, (unsigned long long)dev.set_sides_calls);
-	fdc_dev_close(&dev);
-
-	/* Mixed, no read-ahead: one roll of 2^32 sides at a time. */
-	if (fdc_fake_open(&dev, 7))
-		abort();
-	dev.max_ahead = 1;
-	for (i = 0; i < 100; i++)
-		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
-	CHECK(!bad && dev.draw.bits_read < dev.draw.bits_used + 32,
-	      "3d6+1d4 without read-ahead: %llu bits read, %llu used",
-	      (unsigned long long)dev.draw.bits_read,
-	      (unsigned long long)dev.draw.bits_used);
-	fdc_dev_close(&dev);
+	CHECK(!bad && log_len == 300 && !sides_bad,
+	      "2d6+1d6 without read-ahead: %zu rolls", log_len);
+	fdc_engine_close(&dev);
 
 	/* Mixed and exploding: E[d6x] = 3.5 * 6 / 5 = 4.2, plus E[d4]. */
 	if (fdc_fake_open(&dev, 8))
@@ -449,7 +425,7 @@ static void fdt_roll_random(void)
 	sq = sqrt((sq / 100000 - sum4 * sum4) / 100000);
 	CHECK(!bad && fabs(sum4 - 6.7) < 5 * sq,
 	      "d6x+d4 mean %.4f, exact 6.7", sum4);
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 }
 
 /*
@@ -461,9 +437,10 @@ static void fdt_roll_random(void)
 static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 {
 	static u64 hist[30][25];
-	u64 bits[24], cum[30] = { 0 }, s, u, done = 0, bad_run = 0;
+	u64 cum[30] = { 0 }, s, u, done = 0, bad_run = 0;
+	u8 bits[24];
 	struct fdc_dice_expr e;
-	struct fdc_dev dev;
+	struct fdc_engine dev;
 	unsigned int a, b, c, d, bad_depths = 0, i;
 	char detail[64];
 	FILE *trace;
@@ -471,39 +448,36 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	int saved;
 
 	memset(hist, 0, sizeof(hist));
-	if (depth > 24 || !fdt_parse("d3+d2+d5", &e) || fdc_fake_open(&dev, 0))
+	if (depth > 24 || !fdt_parse("d3+d2+d5", &e))
 		abort();
 	saved = fd_check_stderr_off();
 	for (s = 0; s < 1ULL << depth; s++) {
 		for (i = 0; i < depth; i++)
 			bits[i] = s >> i & 1;
-		fdc_draw_free(&dev.draw);
-		fdc_draw_init(&dev.draw);
-		dev.draw.digit_bits = 1;
-		dev.draw.unit = 1;
-		dev.draw.slack = slack;
-		fdc_fake_script(&dev, bits, depth);
+		/* The sampler's state reaches 2^(3 + slack) before a d5. */
+		if (fdc_fake_bits_open(&dev, bits, depth, 3 + slack))
+			abort();
 		memset(detail, 0, sizeof(detail));
 		trace = fmemopen(detail, sizeof(detail), "w");
 		if (!trace)
 			abort();
 		if (fdc_dice_roll(&e, &dev, &total, trace)) {
 			fclose(trace);
+			fdc_engine_close(&dev);
 			continue;
 		}
 		fclose(trace);
-		u = dev.draw.bits_read;
+		u = fdc_engine_bits_used(&dev);
+		fdc_engine_close(&dev);
 		if (sscanf(detail, "1d3[%u] + 1d2[%u] + 1d5[%u]", &a, &b, &c) != 3 ||
 		    a < 1 || a > 3 || b < 1 || b > 2 || c < 1 || c > 5 ||
-		    total != a + b + c || u > depth ||
-		    u != dev.draw.bits_used) {
+		    total != a + b + c || u > depth) {
 			bad_run++;
 			continue;
 		}
 		hist[((a - 1) * 2 + b - 1) * 5 + c - 1][u]++;
 		done++;
 	}
-	fdc_dev_close(&dev);
 	fd_check_stderr_on(saved);
 	for (d = 0; d <= depth; d++) {
 		bool equal = true;
@@ -610,6 +584,6 @@ int main(void)
 	fdt_dist();
 	fdt_roll_mixed_exhaustive(0, 14);
 	fdt_roll_mixed_exhaustive(2, 15);
-	fdt_roll_mixed_exhaustive(FDC_DRAW_SLACK, 18);
+	fdt_roll_mixed_exhaustive(12, 18);
 	return fd_check_summary();
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie tool - shuffle, craps and roulette against the stand-in device.
+ * fairdie tool - shuffles, samples, craps and roulette on the engine: on
+ * every string of fair bits up to a length, on random bits, and on the
+ * test double's scripted dice.
  */
 
 #include <math.h>
@@ -22,21 +24,7 @@ static u64 fdt_gcd(u64 a, u64 b)
 	return a;
 }
 
-/* Rank of a permutation of 0..n-1 among the n! (Lehmer code). */
-static u64 fdt_perm_rank(const u32 *perm, u32 n)
-{
-	u64 rank = 0, less;
-	u32 i, k;
-
-	for (i = 0; i < n; i++) {
-		for (k = i + 1, less = 0; k < n; k++)
-			less += perm[k] < perm[i];
-		rank = rank * (n - i) + less;
-	}
-	return rank;
-}
-
-static u64 fdt_factorial(u32 n)
+static u64 fdt_factorial(u64 n)
 {
 	u64 f = 1;
 
@@ -50,13 +38,13 @@ static u64 fdt_factorial(u32 n)
  * items", n^n equally likely sequences of exact draws for n! permutations.
  * Biased for n >= 3, so the test must say so.
  */
-static int fdt_naive_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
+static int fdt_naive_shuffle(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
 {
-	u32 i, tmp;
-	u64 j;
+	u64 i, tmp, j;
 
+	(void)k;
 	for (i = 0; i < n; i++) {
-		if (fdc_dev_draw(dev, n, &j))
+		if (fdc_engine_draw(e, n, &j))
 			return -1;
 		tmp = perm[i];
 		perm[i] = perm[j];
@@ -65,80 +53,91 @@ static int fdt_naive_shuffle(struct fdc_dev *dev, u32 *perm, u32 n)
 	return 0;
 }
 
+/* The sparse sample of fdc_sample() as a shuffle of the first k items. */
+static int fdt_sparse_shuffle(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
+{
+	u64 pick[8], i;
+
+	if (fdc_sample(e, n, k, pick))
+		return -1;
+	for (i = 0; i < k; i++)
+		perm[i] = pick[i];
+	return 0;
+}
+
 #define FDT_MAX_DEPTH	22
 
+typedef int (*fdt_shuffle_fn)(struct fdc_engine *e, u64 *perm, u64 n,
+			      u64 k);
+
 /*
- * Feed the shuffle of @n every string of @depth fair bits (the device reads
- * 2-sided rolls, one bit each, only when the state needs them) and count,
- * per permutation, the strings that finish after u bits, u = 0..@depth.
- * A finished run that read u bits stands for the 2^(depth - u) strings
- * that start with those u bits. At every depth d <= @depth the permutation
- * of every string of d bits that finishes within them must be equally
- * often each of the n! permutations: the cumulated counts must be equal.
- * And at @depth, at least 99% of the strings must have finished.
+ * Feed the shuffle of @n (its first @k items drawn) every string of @depth
+ * fair bits, with the sampler's state topped up to 2^@precision, and
+ * count, per ordered sample, the strings that finish after u bits, u =
+ * 0..@depth. A finished run that used u bits stands for the 2^(depth - u)
+ * strings that start with those u bits. At every depth d <= @depth the
+ * sample of every string of d bits that finishes within them must be
+ * equally often each of the n!/(n - k)! samples: the cumulated counts must
+ * be equal. And at @depth, at least 99% of the strings must have finished.
+ * @draw_max 1 takes each draw alone; 0 leaves the engine's products.
  *
  * Return: whether they are, at every depth.
  */
-static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
-				  unsigned int depth,
-				  int (*shuffle)(struct fdc_dev *, u32 *, u32),
-				  bool quiet)
+static bool fdt_shuffle_enumerate(u64 n, u64 k, unsigned int precision,
+				  u64 draw_max, unsigned int depth,
+				  fdt_shuffle_fn shuffle, bool quiet)
 {
-	u64 nperm = fdt_factorial(n), s, r, u, d, bad_run = 0, done = 0;
-	u64 (*hist)[FDT_MAX_DEPTH + 1] = calloc(nperm, sizeof(*hist));
-	u64 *cum = calloc(nperm, sizeof(*cum));
-	u64 bits[FDT_MAX_DEPTH];
+	u64 nout = fdt_factorial(n) / fdt_factorial(n - k), s, r, u, d;
+	u64 (*hist)[FDT_MAX_DEPTH + 1] = calloc(nout, sizeof(*hist));
+	u64 *cum = calloc(nout, sizeof(*cum)), bad_run = 0, done = 0;
 	unsigned int bad_depths = 0;
-	struct fdc_dev dev;
-	bool ok;
-	u32 perm[8];
+	struct fdc_engine eng;
+	u8 bits[FDT_MAX_DEPTH];
+	u64 perm[8], i;
 	int saved_err;
-	size_t i;
+	bool ok;
 
 	if (!hist || !cum || depth > FDT_MAX_DEPTH || n > 8)
 		abort();
-	/* Strings that run out print the double's error: not wanted here. */
+	/* Strings that run out print the engine's error: not wanted here. */
 	saved_err = fd_check_stderr_off();
-	if (fdc_fake_open(&dev, 0))
-		abort();
 	for (s = 0; s < 1ULL << depth; s++) {
-		const u64 *log;
-		size_t len;
-
 		for (i = 0; i < depth; i++)
 			bits[i] = s >> i & 1;
-		fdc_draw_free(&dev.draw);
-		fdc_draw_init(&dev.draw);
-		dev.draw.digit_bits = 1;
-		dev.draw.unit = 1;
-		dev.draw.slack = slack;
-		fdc_fake_script(&dev, bits, depth);
+		if (fdc_fake_bits_open(&eng, bits, depth, precision))
+			abort();
+		if (draw_max)
+			eng.draw_max = draw_max;
 		for (i = 0; i < n; i++)
-			perm[i] = (u32)i;
-		if (shuffle(&dev, perm, n))
+			perm[i] = i;
+		if (shuffle(&eng, perm, n, k)) {
+			fdc_engine_close(&eng);
 			continue;
-		/* Bits are read only as the state needs them, and all used. */
-		u = dev.draw.bits_read;
-		len = fdc_fake_log(&dev, &log);
-		bad_run += u != dev.draw.bits_used || len != u;
-		for (i = 0; i < len; i++)
-			bad_run += log[i] != 2;
-		r = fdt_perm_rank(perm, n);
-		if (r >= nperm || u > depth) {
+		}
+		u = fdc_engine_bits_used(&eng);
+		fdc_engine_close(&eng);
+		/* The rank of the first k items among the ordered samples. */
+		for (i = 0, r = 0; i < k; i++) {
+			u64 less = 0, j;
+
+			for (j = 0; j < i; j++)
+				less += perm[j] < perm[i];
+			r = r * (n - i) + perm[i] - less;
+		}
+		if (r >= nout || u > depth) {
 			bad_run++;
 			continue;
 		}
 		hist[r][u]++;
 		done++;
 	}
-	fdc_dev_close(&dev);
 	fd_check_stderr_on(saved_err);
 
 	for (d = 0; d <= depth; d++) {
 		bool equal = true;
 
-		for (r = 0; r < nperm; r++) {
-			/* A run that read u bits is 2^(depth - u) strings. */
+		for (r = 0; r < nout; r++) {
+			/* A run that used u bits is 2^(depth - u) strings. */
 			bad_run += hist[r][d] % (1ULL << (depth - d)) != 0;
 			cum[r] += hist[r][d];
 			equal &= cum[r] == cum[0];
@@ -153,14 +152,16 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 	     done >= (1ULL << depth) / 100 * 99;
 	if (!quiet) {
 		CHECK(ok,
-		      "shuffle of %u, slack %u, %u bits: %llu bad runs, unequal at %u depths",
-		      n, slack, depth, (unsigned long long)bad_run,
-		      bad_depths);
-		printf("exact: shuffle of %u, slack %2u: 2^%u bit strings, %5.1f%% finish;",
-		       n, slack, depth, 100.0 * done / (1ULL << depth));
-		printf(" each of the %llu orders from %llu; equal at all %u depths\n",
-		       (unsigned long long)nperm, (unsigned long long)cum[0],
-		       depth + 1);
+		      "%llu of %llu, precision %u, draw_max %llu, %u bits: %llu bad runs, unequal at %u depths",
+		      (unsigned long long)k, (unsigned long long)n, precision,
+		      (unsigned long long)draw_max, depth,
+		      (unsigned long long)bad_run, bad_depths);
+		printf("exact: %llu of %llu, 2^%-2u state, %s: 2^%u bit strings, %5.1f%% finish;",
+		       (unsigned long long)k, (unsigned long long)n, precision,
+		       draw_max == 1 ? "draws alone" : "products   ", depth,
+		       100.0 * done / (1ULL << depth));
+		printf(" each of the %llu from %llu\n", (unsigned long long)nout,
+		       (unsigned long long)cum[0]);
 	}
 	free(hist);
 	free(cum);
@@ -170,50 +171,58 @@ static bool fdt_shuffle_enumerate(u32 n, unsigned int slack,
 static void fdt_shuffle_exhaustive(void)
 {
 	static const struct {
-		u32 n;
-		unsigned int slack, depth;
+		u64 n, k;
+		unsigned int precision;
+		u64 draw_max;
+		unsigned int depth;
 	} runs[] = {
-		{ 3, 0, 16 }, { 3, 1, 16 }, { 3, 3, 16 },
-		{ 4, 0, 16 }, { 4, 1, 16 }, { 4, 3, 16 },
-		{ 5, 0, 16 }, { 5, 1, 16 }, { 5, 2, 17 },
-		/* The tool's own slack needs more bits before any output. */
-		{ 3, FDC_DRAW_SLACK, 18 },
-		{ 4, FDC_DRAW_SLACK, 20 },
-		{ 5, FDC_DRAW_SLACK, 21 },
+		/* Each draw alone, the state barely above the die. */
+		{ 3, 3, 2, 1, 16 }, { 3, 3, 4, 1, 16 },
+		{ 4, 4, 3, 1, 16 }, { 4, 4, 5, 1, 16 },
+		{ 5, 5, 3, 1, 18 }, { 5, 5, 5, 1, 17 },
+		/* Products of the sizes, split in mixed radix. */
+		{ 3, 3, 3, 0, 16 }, { 4, 4, 5, 0, 16 }, { 5, 5, 7, 0, 18 },
+		{ 5, 5, 10, 0, 20 }, { 6, 6, 10, 0, 20 },
+		/* Partial shuffles. */
+		{ 5, 2, 5, 0, 16 }, { 6, 3, 7, 1, 18 }, { 6, 3, 8, 0, 18 },
 	};
 	unsigned int i;
 	bool ok;
 
 	for (i = 0; i < ARRAY_SIZE(runs); i++)
-		fdt_shuffle_enumerate(runs[i].n, runs[i].slack, runs[i].depth,
+		fdt_shuffle_enumerate(runs[i].n, runs[i].k, runs[i].precision,
+				      runs[i].draw_max, runs[i].depth,
 				      fdc_shuffle, false);
+	/* The sparse sample is exact too. */
+	fdt_shuffle_enumerate(5, 2, 5, 0, 16, fdt_sparse_shuffle, false);
+	fdt_shuffle_enumerate(6, 3, 6, 1, 18, fdt_sparse_shuffle, false);
 	/* The control: the same check must see the naive shuffle's bias. */
-	ok = fdt_shuffle_enumerate(3, 0, 14, fdt_naive_shuffle, true);
+	ok = fdt_shuffle_enumerate(3, 3, 3, 1, 14, fdt_naive_shuffle, true);
 	CHECK(!ok, "the naive shuffle of 3 passed the exhaustive check");
 	printf("control: naive shuffle of 3 (27 draw sequences): %s\n",
 	       ok ? "uniform" : "NOT uniform");
 }
 
 /*
- * The shuffle of 10 with the tool's settings on the double's random fair
- * bits: each item in each place (81 degrees of freedom) and the first three
- * places together (720 cells, 719 dof), chi-square below the 1e-6 quantile.
+ * The shuffle of 10 with the engine's settings on random fair bits: each
+ * item in each place (81 degrees of freedom) and the first three places
+ * together (720 cells, 719 dof), chi-square below the 1e-6 quantile.
  */
 static void fdt_shuffle_ten(void)
 {
 	static u64 first3[720];
 	u64 where[10][10] = { { 0 } }, i, k, n = 200000;
 	double chi_where = 0, chi_first = 0, e;
-	struct fdc_dev dev;
-	u32 perm[10];
+	struct fdc_engine eng;
+	u64 perm[10];
 	int bad = 0;
 
-	if (fdc_fake_open(&dev, 10))
-		abort();
+	fdc_source_open_seed(&eng.src, 10);
+	fdc_engine_open_source(&eng, 0);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < 10; k++)
-			perm[k] = (u32)k;
-		bad |= fdc_shuffle(&dev, perm, 10);
+			perm[k] = k;
+		bad |= fdc_shuffle(&eng, perm, 10, 10);
 		for (k = 0; k < 10; k++)
 			where[perm[k]][k]++;
 		/* Mixed radix of three different items: 10 * 9 * 8 cells. */
@@ -235,17 +244,15 @@ static void fdt_shuffle_ten(void)
 	printf("shuffle of 10, %llu times: item x place chi-square %.1f (81 dof, limit 156.5);",
 	       (unsigned long long)n, chi_where);
 	printf(" first three places %.1f (719 dof, limit 913.9)\n", chi_first);
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 }
 
-/* What a shuffle costs: about log2(n!) fair bits, read in one go. */
+/* What a shuffle costs: about log2(n!) fair bits. */
 static void fdt_shuffle_cost(void)
 {
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	double need = fdc_log2_factorial(52), per;
-	u32 perm[52], *big;
-	const u64 *log;
-	size_t len, i, k, n = 1000;
+	u64 perm[52], *big, used, i, k, n = 1000;
 	int bad = 0;
 
 	/* 52! = 8.0658175170943878e67 */
@@ -254,57 +261,49 @@ static void fdt_shuffle_cost(void)
 	      fabs(fdc_log2_factorial(3) - log2(6)) < 0.000000001,
 	      "log2(52!) = %.6f", need);
 
-	/* A fresh 52-card shuffle reads 8 rolls of 2^32 sides at once. */
-	if (fdc_fake_open(&dev, 52))
-		abort();
-	fdc_dev_draw_expect(&dev, need);
+	/* A fresh 52-card shuffle: log2(52!) and the state, at most 64 bits. */
+	fdc_source_open_seed(&eng.src, 52);
+	fdc_engine_open_source(&eng, 0);
 	for (k = 0; k < 52; k++)
-		perm[k] = (u32)k;
-	bad |= fdc_shuffle(&dev, perm, 52);
-	len = fdc_fake_log(&dev, &log);
-	for (i = 0; i < len; i++)
-		bad |= log[i] != 1ULL << 32;
-	CHECK(!bad && dev.draw.bits_read == 256 && len == 8 &&
-	      dev.set_sides_calls == 1 && dev.draw.draws == 51 &&
-	      dev.draw.bits_used < need + FDC_DRAW_SLACK + 4,
-	      "52 cards: %llu bits used, %llu read in %zu rolls",
-	      (unsigned long long)dev.draw.bits_used,
-	      (unsigned long long)dev.draw.bits_read, len);
-	printf("shuffle of 52: %llu fair bits used, %llu read (log2(52!) = %.2f)\n",
-	       (unsigned long long)dev.draw.bits_used,
-	       (unsigned long long)dev.draw.bits_read, need);
+		perm[k] = k;
+	bad |= fdc_shuffle(&eng, perm, 52, 52);
+	used = fdc_engine_bits_used(&eng);
+	CHECK(!bad && used > need && used < need + 64,
+	      "52 cards: %llu bits used", (unsigned long long)used);
+	printf("shuffle of 52: %llu fair bits used (log2(52!) = %.2f)\n",
+	       (unsigned long long)used, need);
 
 	/* Shuffle after shuffle, the state carries over: ~log2(52!) each. */
 	for (i = 1; i < n; i++) {
 		for (k = 0; k < 52; k++)
-			perm[k] = (u32)k;
-		bad |= fdc_shuffle(&dev, perm, 52);
+			perm[k] = k;
+		bad |= fdc_shuffle(&eng, perm, 52, 52);
 	}
-	per = (double)dev.draw.bits_used / n;
+	per = (double)fdc_engine_bits_used(&eng) / n;
 	CHECK(!bad && per < need + 0.1 && per > need - 0.1,
 	      "%.3f fair bits per 52-card shuffle, log2(52!) = %.3f", per,
 	      need);
-	printf("%zu shuffles of 52: %.3f fair bits each\n", n, per);
-	fdc_dev_close(&dev);
+	printf("%llu shuffles of 52: %.3f fair bits each\n",
+	       (unsigned long long)n, per);
+	fdc_engine_close(&eng);
 
 	/* 100000 items: within 0.02% of log2(100000!). */
 	big = malloc(100000 * sizeof(*big));
-	if (!big || fdc_fake_open(&dev, 100000))
+	if (!big)
 		abort();
+	fdc_source_open_seed(&eng.src, 100000);
+	fdc_engine_open_source(&eng, 0);
 	need = fdc_log2_factorial(100000);
-	fdc_dev_draw_expect(&dev, need);
 	for (k = 0; k < 100000; k++)
-		big[k] = (u32)k;
-	bad |= fdc_shuffle(&dev, big, 100000);
-	CHECK(!bad && dev.draw.bits_used < need * 1.0002 &&
-	      dev.draw.bits_read < dev.draw.bits_used + 64,
-	      "shuffle of 100000: %llu bits used, %llu read, log2(N!) = %.0f",
-	      (unsigned long long)dev.draw.bits_used,
-	      (unsigned long long)dev.draw.bits_read, need);
-	printf("shuffle of 100000: %llu fair bits used, %llu read, log2(100000!) = %.0f\n",
-	       (unsigned long long)dev.draw.bits_used,
-	       (unsigned long long)dev.draw.bits_read, need);
-	fdc_dev_close(&dev);
+		big[k] = k;
+	bad |= fdc_shuffle(&eng, big, 100000, 100000);
+	used = fdc_engine_bits_used(&eng);
+	CHECK(!bad && used < need * 1.0002 && used > need,
+	      "shuffle of 100000: %llu bits used, log2(N!) = %.0f",
+	      (unsigned long long)used, need);
+	printf("shuffle of 100000: %llu fair bits used, log2(100000!) = %.0f\n",
+	       (unsigned long long)used, need);
+	fdc_engine_close(&eng);
 	free(big);
 }
 
@@ -312,21 +311,21 @@ static void fdt_shuffle_cost(void)
 static void fdt_draw_sizes(void)
 {
 	u64 top[3] = { 0 }, huge = 3ULL << 62, v, i, n = 30000, odd = 0;
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	double chi = 0, e = n / 3.0;
 	int bad = 0;
 
-	if (fdc_fake_open(&dev, 3))
-		abort();
-	bad |= fdc_dev_draw(&dev, 1, &v) || v != 0 || dev.draw.bits_read;
+	fdc_source_open_seed(&eng.src, 3);
+	fdc_engine_open_source(&eng, 0);
+	bad |= fdc_engine_draw(&eng, 1, &v) || v != 0 || eng.bits_read;
 	CHECK(!bad, "a draw of 1 value is 0 and reads nothing");
 	printf("one error message expected:\n");
-	CHECK(fdc_dev_draw(&dev, 0, &v) == -1, "a draw of 0 values");
+	CHECK(fdc_engine_draw(&eng, 0, &v) == -1, "a draw of 0 values");
 	for (i = 0; i < n && !bad; i++) {
-		/* 3 * 2^62 values: M reaches 2^76, a 128-bit step; then a d7. */
-		bad |= fdc_dev_draw(&dev, huge, &v) || v >= huge;
+		/* 3 * 2^62 values: a 128-bit state; then a d7. */
+		bad |= fdc_engine_draw(&eng, huge, &v) || v >= huge;
 		top[v >> 62]++;
-		bad |= fdc_dev_draw(&dev, 7, &v) || v >= 7;
+		bad |= fdc_engine_draw(&eng, 7, &v) || v >= 7;
 		odd += v & 1;
 	}
 	for (i = 0; i < 3; i++)
@@ -336,23 +335,23 @@ static void fdt_draw_sizes(void)
 	      fabs(odd - n * 3.0 / 7) < 5 * sqrt(n * 12.0 / 49),
 	      "draws of 3*2^62 and 7: chi-square %.1f, %llu odd", chi,
 	      (unsigned long long)odd);
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
 }
 
 static void fdt_shuffle_random(void)
 {
-	struct fdc_dev dev;
+	struct fdc_engine eng;
 	u64 where[6][6] = { { 0 } }, i, k, n = 60000, bad = 0;
 	double chi2 = 0, expect = n / 6.0;
-	u32 perm[6], big[1000];
+	u64 perm[6], big[1000], pick[1000];
 	unsigned char mark[1000] = { 0 };
 
-	if (fdc_fake_open(&dev, 99))
+	if (fdc_fake_open(&eng, 99))
 		abort();
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < 6; k++)
-			perm[k] = (u32)k;
-		bad += !!fdc_shuffle(&dev, perm, 6);
+			perm[k] = k;
+		bad += !!fdc_shuffle(&eng, perm, 6, 6);
 		for (k = 0; k < 6; k++)
 			where[perm[k]][k]++;
 	}
@@ -368,16 +367,34 @@ static void fdt_shuffle_random(void)
 	       (unsigned long long)n, chi2);
 
 	for (k = 0; k < 1000; k++)
-		big[k] = (u32)k;
-	bad += !!fdc_shuffle(&dev, big, 1000);
+		big[k] = k;
+	bad += !!fdc_shuffle(&eng, big, 1000, 1000);
 	for (k = 0; k < 1000; k++)
 		bad += big[k] >= 1000 || mark[big[k]]++;
 	CHECK(!bad, "shuffle of 1000 is not a permutation");
 	big[0] = 0;
-	bad = fdc_shuffle(&dev, big, 0) || fdc_shuffle(&dev, big, 1) ||
+	bad = fdc_shuffle(&eng, big, 0, 0) || fdc_shuffle(&eng, big, 1, 1) ||
 	      big[0] != 0;
 	CHECK(!bad, "shuffles of 0 and 1 items");
-	fdc_dev_close(&dev);
+	fdc_engine_close(&eng);
+
+	/* The dense and the sparse sample: the same from the same bits. */
+	for (i = 0; i < 3; i++) {
+		struct fdc_engine a, b;
+
+		fdc_source_open_seed(&a.src, i);
+		fdc_engine_open_source(&a, 0);
+		fdc_source_open_seed(&b.src, i);
+		fdc_engine_open_source(&b, 0);
+		for (k = 0; k < 1000; k++)
+			big[k] = k;
+		bad |= fdc_shuffle(&a, big, 1000, 300) ||
+		       fdc_sample(&b, 1000, 300, pick) ||
+		       memcmp(big, pick, 300 * sizeof(*big));
+		fdc_engine_close(&a);
+		fdc_engine_close(&b);
+	}
+	CHECK(!bad, "300 of 1000: the dense and the sparse sample differ");
 }
 
 static void fdt_craps_rules(void)
@@ -444,7 +461,7 @@ static void fdt_craps_play(void)
 {
 	/* 4+4: point 8; 2+3; 6+2: 8, win. Then 1+1: craps. */
 	static const u64 script[] = { 3, 3, 1, 2, 5, 1, 0, 0 };
-	struct fdc_dev dev;
+	struct fdc_engine dev;
 	char trace[128] = "";
 	u64 dice = 0, wins = 0, i, n = 200000;
 	bool win;
@@ -463,7 +480,7 @@ static void fdt_craps_play(void)
 	      (unsigned long long)dice);
 	ret = fdc_craps_game(&dev, &win, &dice, NULL);
 	CHECK(!ret && !win && dice == 8, "scripted craps 1+1");
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 
 	if (fdc_fake_open(&dev, 2024))
 		abort();
@@ -471,7 +488,7 @@ static void fdt_craps_play(void)
 		ret = fdc_craps_game(&dev, &win, &dice, NULL);
 		wins += win;
 	}
-	fdc_dev_close(&dev);
+	fdc_engine_close(&dev);
 	frac = (double)wins / n;
 	/* 5 standard deviations: 5 * sqrt(p (1 - p) / n) = 0.0056 */
 	CHECK(!ret && fabs(frac - exact) < 5 * sqrt(exact * (1 - exact) / n),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie tool - messages, numbers and the shared option parser.
+ * fairdie tool - numbers, the shared option parser, help and progress.
  */
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fd_names.h"
 
 /* Option codes of the global options, out of the range of characters. */
 enum {
@@ -71,47 +72,6 @@ void fdc_help(const char *text)
 }
 
 /**
- * fdc_err() - print a one-line error message, prefixed with "fairdie: "
- * @fmt: printf format of the message, without the newline
- */
-void fdc_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("fairdie: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/**
- * fdc_parse_u64() - a decimal number, checked in full
- * @s: the text: decimal digits only, no sign, no blanks
- * @out: the number
- *
- * Return: 0, or -EINVAL when @s is not a number, -ERANGE when it does not
- * fit in 64 bits.
- */
-int fdc_parse_u64(const char *s, u64 *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/**
  * fdc_parse_count() - a number option within bounds, with its message
  * @cmd: the command, for the message
  * @what: what the number is, for the message
@@ -129,7 +89,7 @@ int fdc_parse_count(const char *cmd, const char *what, const char *s,
 
 	if (fdc_parse_u64(s, &v) || v < min || v > max) {
 		fdc_err("%s: invalid %s '%s': expected an integer from %llu to %llu",
-			cmd, what, s, (unsigned long long)min,
+			cmd, what, fdc_quote(s), (unsigned long long)min,
 			(unsigned long long)max);
 		return -1;
 	}
@@ -168,26 +128,41 @@ static const char *const fdc_user_source_opts[] = {
 };
 
 /* Take the bits from @kind instead of the device; one such source only. */
-static int fdc_user_source(struct fdc_config *cfg, enum fdc_user_source kind,
-			   const char *arg)
+static int fdc_user_source(struct fdc_config *cfg, enum fdc_user_source kind)
 {
-	(void)arg;
-	if (cfg->user_source != FDC_USRC_DEVICE && cfg->user_source != kind) {
+	if (cfg->source_opt && cfg->user_source != kind) {
 		fdc_err("%s and %s exclude each other: one source of bits at a time",
 			fdc_user_source_opts[cfg->user_source],
 			fdc_user_source_opts[kind]);
 		return -1;
 	}
 	cfg->user_source = kind;
+	cfg->source_opt = true;
 	return 0;
 }
 
 /*
- * Options that configure the device mean nothing to a userspace source:
- * say so rather than ignore them.
+ * The default source: the device, or what FAIRDIE_SOURCE says when no
+ * option chose a source and none configures the device. Options that
+ * configure the device mean nothing to a userspace source: say so rather
+ * than ignore them.
  */
-static int fdc_config_check(const struct fdc_config *cfg)
+static int fdc_config_check(struct fdc_config *cfg)
 {
+	const char *env = getenv("FAIRDIE_SOURCE");
+
+	if (!cfg->source_opt) {
+		cfg->user_source = FDC_USRC_DEVICE;
+		if (!env || !*env || cfg->device_opts || !strcmp(env, "device"))
+			return 0;
+		if (strcmp(env, "getrandom")) {
+			fdc_err("invalid FAIRDIE_SOURCE '%s': expected device or getrandom",
+				fdc_quote(env));
+			return -1;
+		}
+		cfg->user_source = FDC_USRC_GETRANDOM;
+		return 0;
+	}
 	if (cfg->user_source == FDC_USRC_DEVICE || !cfg->device_opts)
 		return 0;
 	fdc_err("%s replaces the device: --device, --source, --extractor and --sim do not apply",
@@ -210,11 +185,11 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 		return 0;
 	case FDC_OPT_SOURCE:
 		if (!strcmp(arg, "getrandom"))
-			return fdc_user_source(cfg, FDC_USRC_GETRANDOM, arg);
+			return fdc_user_source(cfg, FDC_USRC_GETRANDOM);
 		v = fd_source_parse(arg);
 		if (v < 0) {
 			fdc_err("invalid --source '%s': expected auto, rdseed, rdrand, crng, sim or getrandom",
-				arg);
+				fdc_quote(arg));
 			return -1;
 		}
 		cfg->source = v;
@@ -226,19 +201,19 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		cfg->random_file = arg;
-		return fdc_user_source(cfg, FDC_USRC_FILE, arg);
+		return fdc_user_source(cfg, FDC_USRC_FILE);
 	case FDC_OPT_SEED:
 		if (fdc_parse_u64(arg, &cfg->seed)) {
 			fdc_err("invalid --seed '%s': expected an integer from 0 to 18446744073709551615",
-				arg);
+				fdc_quote(arg));
 			return -1;
 		}
-		return fdc_user_source(cfg, FDC_USRC_SEED, arg);
+		return fdc_user_source(cfg, FDC_USRC_SEED);
 	case FDC_OPT_EXTRACTOR:
 		v = fd_extractor_parse(arg);
 		if (v < 0) {
 			fdc_err("invalid --extractor '%s': expected vn, peres, dijkstra or none",
-				arg);
+				fdc_quote(arg));
 			return -1;
 		}
 		cfg->extractor = v;
@@ -247,14 +222,14 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 	case FDC_OPT_SIDES:
 		if (fdc_parse_u64(arg, &cfg->sides) || !cfg->sides) {
 			fdc_err("invalid --sides '%s': expected an integer from 1 to 18446744073709551615",
-				arg);
+				fdc_quote(arg));
 			return -1;
 		}
 		return 0;
 	case FDC_OPT_SIM:
 		if (fdc_parse_sim(arg, &cfg->sim)) {
 			fdc_err("invalid --sim '%s': expected SEED:NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
-				arg);
+				fdc_quote(arg));
 			return -1;
 		}
 		cfg->have_sim = true;
@@ -271,7 +246,7 @@ static void fdc_usage_err(char **argv, const char *shortopts)
 	const char *cmd = main_level ? "" : argv[0];
 	const char *sep = main_level ? "" : ": ";
 	const char *last = argv[optind - 1];
-	char arg[64];
+	char arg[FDC_QUOTE_MAX * 4 + 8];
 
 	/*
 	 * A long option always ends its argument, so argv[optind - 1] names
@@ -280,7 +255,7 @@ static void fdc_usage_err(char **argv, const char *shortopts)
 	if (optopt > 0 && optopt < 0x100 && strncmp(last, "--", 2))
 		snprintf(arg, sizeof(arg), "-%c", optopt);
 	else
-		snprintf(arg, sizeof(arg), "%s", last);
+		snprintf(arg, sizeof(arg), "%s", fdc_quote(last));
 
 	/* A known option without its value sets optopt to its code. */
 	if (optopt >= 0x100 || (optopt && optopt != ':' &&
@@ -382,7 +357,8 @@ int fdc_parse_cmd_opts(struct fdc_config *cfg, int argc, char **argv,
 		}
 	}
 	if (optind != argc) {
-		fdc_err("%s: unexpected argument '%s'", opts->cmd, argv[optind]);
+		fdc_err("%s: unexpected argument '%s'", opts->cmd,
+			fdc_quote(argv[optind]));
 		return FDC_EXIT_USAGE;
 	}
 	return FDC_GO_ON;
@@ -456,27 +432,4 @@ void fdc_progress_end(void)
 	if (fdc_progress_shown)
 		fputs("\r\033[K", stderr);
 	fdc_progress_shown = false;
-}
-
-/**
- * fdc_json_bytes() - print bytes as a JSON string, quoted and escaped
- * @s: the bytes
- * @len: how many
- */
-void fdc_json_bytes(const char *s, size_t len)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }

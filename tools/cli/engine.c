@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - the exact engine: rolls of any size from any source.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "engine.h"
+#include "fd_roll.h"
+#include "msg.h"
+
+/**
+ * fdc_engine_open_source() - start the engine on the source in @e->src
+ * @e: the engine, whose @src the caller has opened
+ * @precision: for a source of bits, log2 of the target of the sampler's
+ *	state, as fd_sampler_init_precision() takes it; 0 for the module's
+ *	default. Small values let the tests enumerate every bit string.
+ *
+ * Return: 0.
+ */
+int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
+{
+	struct fdc_source *src = &e->src;
+
+	e->own_dice = !!src->ops->rolls;
+	e->max_ahead = FDC_CACHE_MAX;
+	e->draw_max = e->own_dice ? ~0ULL : FD_SAMPLER_SMALL_MAX;
+	e->hot = NULL;
+	memset(e->cache, 0, sizeof(e->cache));
+	e->tick = 0;
+	e->bits_read = 0;
+	e->rolls = 0;
+	fd_pool_clear(&e->pool);
+	if (precision)
+		fd_sampler_init_precision(&e->sampler, 2, true, precision);
+	else
+		fd_sampler_init(&e->sampler, 2, true);
+	e->batch_bits = e->sampler.batch_bits;
+	return 0;
+}
+
+/**
+ * fdc_engine_open() - open the source the global options name
+ * @e: the engine
+ * @cfg: the global options
+ *
+ * The device, unless --random-source, --source=getrandom or --seed (or
+ * FAIRDIE_SOURCE, through the option parser) chose a source of bits. A file
+ * is read no further than its rolls need: nothing is made ahead from it,
+ * and running out is an error that says how many bits were read.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
+{
+	int ret = 0;
+
+	memset(e, 0, sizeof(*e));
+	switch (cfg->user_source) {
+	case FDC_USRC_FILE:
+		ret = fdc_source_open_file(&e->src, cfg->random_file);
+		break;
+	case FDC_USRC_GETRANDOM:
+		ret = fdc_source_open_getrandom(&e->src);
+		break;
+	case FDC_USRC_SEED:
+		fdc_source_open_seed(&e->src, cfg->seed);
+		break;
+	default:
+#ifdef FDC_FAKE_DEVICE
+		/* Test builds only: "fake:SEED" is the deterministic double. */
+		if (!strncmp(cfg->device, "fake:", 5)) {
+			u64 seed;
+
+			if (fdc_parse_u64(cfg->device + 5, &seed)) {
+				fdc_err("%s: expected fake:SEED",
+					fdc_quote(cfg->device));
+				return -1;
+			}
+			ret = fdc_fake_source_open(&e->src, seed);
+			break;
+		}
+#endif
+		ret = fdc_device_open(&e->src, cfg);
+		break;
+	}
+	if (ret)
+		return -1;
+	fdc_engine_open_source(e, 0);
+	if (cfg->user_source == FDC_USRC_FILE)
+		e->max_ahead = 1;
+	return 0;
+}
+
+/**
+ * fdc_engine_close() - close the source and free what was made ahead
+ * @e: the engine
+ */
+void fdc_engine_close(struct fdc_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < FDC_CACHE_SLOTS; i++) {
+		free(e->cache[i].vals);
+		e->cache[i].vals = NULL;
+	}
+	e->hot = NULL;
+	fdc_source_close(&e->src);
+}
+
+/* More fair bits from the source into the pool. */
+static int fdc_engine_refill(struct fdc_engine *e)
+{
+	u64 words[FDC_SOURCE_CHUNK_BITS / 64];
+	size_t room = fd_pool_room(&e->pool) / 64 * 64, i;
+	long got;
+
+	if (room > FDC_SOURCE_CHUNK_BITS)
+		room = FDC_SOURCE_CHUNK_BITS;
+	got = e->src.ops->bits(&e->src, words, room);
+	if (got < 0)
+		return -1;
+	if (!got) {
+		fdc_err("%s: the random source ran out after %llu bits (this run needs more)",
+			e->src.name, (unsigned long long)e->bits_read);
+		return -1;
+	}
+	for (i = 0; i * 64 < (size_t)got; i++)
+		fd_pool_put(&e->pool, words[i],
+			    got - i * 64 < 64 ? got - i * 64 : 64);
+	e->bits_read += got;
+	return 0;
+}
+
+/* Rolls made ahead are staged in the binary format, this much at a time. */
+#define FDC_STAGE_BYTES		8192
+
+/*
+ * Make @n rolls of @sides: by the source itself, or by the sampler from
+ * the source's bits, many at a time with the module's fill functions.
+ */
+static int fdc_engine_make(struct fdc_engine *e, u64 sides, u64 *out,
+			   size_t n)
+{
+	struct fd_sampler *s = &e->sampler;
+	unsigned int width = fd_roll_width(sides);
+	u8 stage[FDC_STAGE_BYTES];
+	unsigned int batch_bits;
+	size_t chunk, i;
+	u32 made;
+
+	if (e->own_dice)
+		return e->src.ops->rolls(&e->src, sides, out, n);
+	if (sides == 1) {
+		memset(out, 0, n * sizeof(*out));
+		return 0;
+	}
+	/*
+	 * The recycled state is kept: it serves any die. A lone roll is one
+	 * exact step on the die itself; many are made in batches, as the
+	 * module makes them. Batches of a die whose size changes at every roll
+	 * (a shuffle's draws) would only be split again, and a die too wide
+	 * for batches of two would run two states, of which a change of sides
+	 * may drop one: both waste bits when the sides keep changing.
+	 */
+	batch_bits = n == 1 ? 0 : e->batch_bits;
+	if (s->sides != sides || s->batch_bits != batch_bits) {
+		s->batch_bits = batch_bits;
+		fd_sampler_set_sides(s, sides);
+	}
+	if (n == 1) {
+		while (!fd_sampler_roll(s, &e->pool, out))
+			if (fdc_engine_refill(e))
+				return -1;
+		return 0;
+	}
+	while (n) {
+		chunk = n < FDC_STAGE_BYTES / width ? n : FDC_STAGE_BYTES / width;
+		for (made = 0; made < chunk; ) {
+			made += fd_sampler_fill_rolls(s, &e->pool,
+						      stage + made * width,
+						      chunk - made, width);
+			if (made < chunk && fdc_engine_refill(e))
+				return -1;
+		}
+		if (width == 1) {
+			for (i = 0; i < chunk; i++)
+				out[i] = stage[i];
+		} else {
+			for (i = 0; i < chunk; i++)
+				out[i] = fd_get_roll(stage + i * width, width);
+		}
+		out += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+static struct fdc_cache *fdc_cache_slot(struct fdc_engine *e, u64 sides)
+{
+	struct fdc_cache *c, *victim = &e->cache[0];
+	unsigned int i;
+
+	e->tick++;
+	for (i = 0; i < FDC_CACHE_SLOTS; i++) {
+		c = &e->cache[i];
+		if (c->sides == sides) {
+			c->last_use = e->tick;
+			return c;
+		}
+		if (c->last_use < victim->last_use)
+			victim = c;
+	}
+	victim->sides = sides;
+	victim->pos = 0;
+	victim->len = 0;
+	victim->ahead = 0;
+	victim->last_use = e->tick;
+	return victim;
+}
+
+/**
+ * fdc_engine_rolls_slow() - fdc_engine_rolls() when the last slot used
+ *	cannot serve the call
+ * @e: the engine
+ * @sides: the number of faces, at least 1
+ * @out: the rolls, each in [0, @sides)
+ * @n: how many
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_engine_rolls_slow(struct fdc_engine *e, u64 sides, u64 *out,
+			  size_t n)
+{
+	struct fdc_cache *c;
+	size_t take, want;
+
+	if (!sides) {
+		fdc_err("%s: a die needs at least one side", e->src.name);
+		return -1;
+	}
+	c = fdc_cache_slot(e, sides);
+	e->hot = c;
+	take = c->len - c->pos < n ? c->len - c->pos : n;
+	if (take) {
+		memcpy(out, c->vals + c->pos, take * sizeof(*out));
+		c->pos += take;
+		out += take;
+		n -= take;
+		e->rolls += take;
+		if (!n)
+			return 0;
+	}
+
+	/* Big requests, and all of them without read-ahead, go straight. */
+	if (n >= e->max_ahead) {
+		if (fdc_engine_make(e, sides, out, n))
+			return -1;
+		e->rolls += n;
+		return 0;
+	}
+	if (!c->vals) {
+		c->vals = malloc(FDC_CACHE_MAX * sizeof(*c->vals));
+		if (!c->vals) {
+			fdc_err("out of memory");
+			return -1;
+		}
+	}
+	want = n > c->ahead ? n : c->ahead;
+	if (want > e->max_ahead)
+		want = e->max_ahead;
+	if (fdc_engine_make(e, sides, c->vals, want))
+		return -1;
+	memcpy(out, c->vals, n * sizeof(*out));
+	c->pos = n;
+	c->len = want;
+	e->rolls += n;
+	/* This size is asked for again and again: make more ahead. */
+	c->ahead = c->ahead ? 2 * c->ahead : 16;
+	if (c->ahead > e->max_ahead)
+		c->ahead = e->max_ahead;
+	return 0;
+}
+
+/**
+ * fdc_engine_draw() - one roll of a die with @sides faces, made alone
+ * @e: the engine
+ * @sides: the number of faces, at least 1; it may change from call to call
+ * @out: the roll, in [0, @sides)
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out)
+{
+	if (!sides) {
+		fdc_err("%s: a die needs at least one side", e->src.name);
+		return -1;
+	}
+	if (sides == 1)
+		*out = 0;
+	else if (fdc_engine_make(e, sides, out, 1))
+		return -1;
+	e->rolls++;
+	return 0;
+}
+
+/**
+ * fdc_engine_bits_used() - the fair bits the engine's sampler took
+ * @e: the engine
+ *
+ * Return: the bits the sampler absorbed into its state or used as they
+ * are; 0 for a source that rolls its own dice (the device counts them:
+ * FAIRDIE_IOC_GET_STATS).
+ */
+u64 fdc_engine_bits_used(const struct fdc_engine *e)
+{
+	return e->own_dice ? 0 : e->sampler.bits;
+}
