@@ -440,13 +440,14 @@ void fdc_progress_end(void)
  *	making them
  * @f: the stream, used without its lock (the tool has one thread)
  * @v: the number
- * @end: the character written after it
+ * @end: the character written after it ('\0' included), or -1 for none
  */
-void fdc_print_u64(FILE *f, u64 v, char end)
+void fdc_print_u64(FILE *f, u64 v, int end)
 {
 	char buf[24], *p = buf + sizeof(buf);
 
-	*--p = end;
+	if (end >= 0)
+		*--p = (char)end;
 	do {
 		*--p = '0' + v % 10;
 		v /= 10;
@@ -458,9 +459,9 @@ void fdc_print_u64(FILE *f, u64 v, char end)
  * fdc_print_s64() - fdc_print_u64() for a signed number
  * @f: the stream
  * @v: the number
- * @end: the character written after it
+ * @end: the character written after it, or -1 for none
  */
-void fdc_print_s64(FILE *f, s64 v, char end)
+void fdc_print_s64(FILE *f, s64 v, int end)
 {
 	if (v < 0)
 		putc_unlocked('-', f);
