@@ -36,8 +36,9 @@ static const struct option fdc_global_opts[] = {
 
 const char fdc_global_help[] =
 "Global options (before or after the command):\n"
-"      --random-source=FILE  fair bits from FILE (a file or a pipe) instead\n"
-"                          of the device; running out of bits is an error\n"
+"      --random-source=FILE  fair bits from FILE (a file or a pipe; '-' is\n"
+"                          standard input) instead of the device; running\n"
+"                          out of bits is an error\n"
 "      --source=getrandom  fair bits from getrandom(2) instead of the device\n"
 "      --seed=N            bits from splitmix64 seeded with N instead of the\n"
 "                          device: reproducible runs for teaching and\n"
@@ -53,7 +54,9 @@ const char fdc_global_help[] =
 "      --sim=SEED:NUM/DEN  the simulated coin, P(bit = 1) = NUM/DEN from a\n"
 "                          splitmix64 stream seeded with SEED; implies\n"
 "                          --source=sim unless --source is given\n"
-"  -h, --help              show this help and exit\n";
+"  -h, --help              show this help and exit\n"
+"Environment: FAIRDIE_SOURCE=getrandom makes getrandom(2) the default\n"
+"source (FAIRDIE_SOURCE=device, the default, the device).\n";
 
 static const char fdc_exit_help[] =
 "Exit status:\n"
