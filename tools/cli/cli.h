@@ -56,6 +56,8 @@ int fdc_finish_output(void);
 void fdc_help(const char *text);
 void fdc_progress(const char *what, u64 done, u64 total);
 void fdc_progress_end(void);
+void fdc_print_u64(FILE *f, u64 v, int end);
+void fdc_print_s64(FILE *f, s64 v, int end);
 
 /* The global options, as printed in every command's help. */
 extern const char fdc_global_help[];

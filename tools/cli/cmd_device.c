@@ -21,6 +21,17 @@
 #define FDC_SYSFS_PARAMS	"/sys/module/fairdie/parameters"
 #define FDC_SYSFS_DEVICE	"/sys/class/misc/fairdie"
 
+/* The open file's die, source and extractor, as JSON members. */
+static void fdc_json_settings(u64 sides, __u32 source, __u32 extractor)
+{
+	fdc_json_key("source");
+	fdc_json_str(fd_source_name(source));
+	fdc_json_key("extractor");
+	fdc_json_str(fd_extractor_name(extractor));
+	fdc_json_key("sides");
+	fdc_json_u64(sides);
+}
+
 /* The names of the bits set in @mask, blank-separated. */
 static void fdc_print_mask(u32 mask, const char *(*name)(unsigned int),
 			   unsigned int count)
@@ -257,12 +268,7 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_u64(info.sources);
 		fdc_json_key("extractors");
 		fdc_json_u64(info.extractors);
-		fdc_json_key("source");
-		fdc_json_str(fd_source_name(source));
-		fdc_json_key("extractor");
-		fdc_json_str(fd_extractor_name(extractor));
-		fdc_json_key("sides");
-		fdc_json_u64(sides);
+		fdc_json_settings(sides, source, extractor);
 		fdc_json_key("format");
 		fdc_json_str(fd_format_name(format));
 		fdc_json_key("sim");
@@ -494,12 +500,7 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_str("device");
 		fdc_json_key("rolls");
 		fdc_json_u64(count);
-		fdc_json_key("sides");
-		fdc_json_u64(sides);
-		fdc_json_key("source");
-		fdc_json_str(fd_source_name(source));
-		fdc_json_key("extractor");
-		fdc_json_str(fd_extractor_name(extractor));
+		fdc_json_settings(sides, source, extractor);
 		fdc_json_stats(&st);
 		return fdc_finish_output();
 	}
@@ -612,12 +613,7 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_begin(stdout);
 		fdc_json_key("bits_from");
 		fdc_json_str("device");
-		fdc_json_key("sides");
-		fdc_json_u64(sides);
-		fdc_json_key("source");
-		fdc_json_str(fd_source_name(source));
-		fdc_json_key("extractor");
-		fdc_json_str(fd_extractor_name(extractor));
+		fdc_json_settings(sides, source, extractor);
 		fdc_json_key("rolls");
 		fdc_json_u64(rolls);
 		fdc_json_key("seconds");

@@ -26,7 +26,7 @@ int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
 
 	e->own_dice = !!src->ops->rolls;
 	e->max_ahead = FDC_CACHE_MAX;
-	e->draw_max = e->own_dice ? ~0ULL : FD_SAMPLER_SMALL_MAX;
+	e->draw_max = FD_SAMPLER_SMALL_MAX;
 	e->hot = NULL;
 	memset(e->cache, 0, sizeof(e->cache));
 	e->tick = 0;

@@ -83,9 +83,9 @@ struct fdc_cache {
  * @batch_bits: the batches @sampler makes many rolls in (0 for none; lone
  *	rolls are made without)
  * @max_ahead: the most rolls made ahead per size (1: none)
- * @draw_max: the largest die fdc_engine_draw() rolls cheaply: 2^32 for a
- *	source of bits (the sampler's 64-bit state), 2^64 - 1 for the device
- *	(one read, whatever the size)
+ * @draw_max: the largest die a shuffle's draws are grouped into: 2^32,
+ *	the most the sampler's state handles in 64 bits (wider dice make it
+ *	128 bits wide, slower, and it keeps up to 127 bits instead of 63)
  * @hot: the slot of the last call, checked first
  * @cache: rolls made ahead, per size
  * @tick: a clock for @cache's eviction

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "games.h"
+#include "msg.h"
 
 /**
  * fdc_log2_factorial() - log2(@n!), the fair bits a shuffle of @n needs

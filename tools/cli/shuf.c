@@ -389,19 +389,6 @@ struct fdc_shuf_out {
 	const struct fdc_lines *lines;
 };
 
-/* A number in decimal, then @end. */
-static void fdc_put_u64(FILE *f, u64 v, char end)
-{
-	char buf[24], *p = buf + sizeof(buf);
-
-	*--p = end;
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, f);
-}
-
 /*
  * Item @idx of the input; @last ends a line of --count output (which
  * separates the numbers of one run with blanks).
@@ -416,8 +403,8 @@ static void fdc_shuf_put(const struct fdc_shuf_out *o, u64 idx, bool last)
 		if (sh->json)
 			fdc_json_u64(sh->lo + idx);
 		else
-			fdc_put_u64(o->f, sh->lo + idx,
-				    sh->several && !last ? ' ' : sh->delim);
+			fdc_print_u64(o->f, sh->lo + idx,
+				      sh->several && !last ? ' ' : sh->delim);
 		break;
 	case FDC_SHUF_ECHO:
 		p = sh->args[idx];

@@ -14,29 +14,24 @@
 
 #include "engine.h"
 #include "fd_check.h"
-
-#define FDT_MAX_DEPTH	22
+#include "test_enum.h"
 
 /*
  * Feed every string of @depth fair bits to the engine, its state topped up
  * to 2^@precision (batches of at most 2^@batch_bits when @batch_bits), and
  * make the rolls of @sides[0..@n-1], @together at a time when they all have
- * one size. Count, per outcome (the rolls in mixed radix), the strings
- * that finish after u bits. At every depth d the strings of d bits that
- * finish within them must give every outcome equally often (a run that
- * used u bits stands for the 2^(depth - u) strings that start with them),
- * and at least 95% of all strings must finish (a sampler that stalls
- * where it should reject would pass the first test alone).
+ * one size; the outcome is the rolls in mixed radix (fdt_enum_check()).
+ * At least 95% of all strings must finish (a sampler that stalls where it
+ * should reject would pass the check alone).
  */
 static void fdt_engine_enumerate(const char *name, const u64 *sides,
 				 unsigned int n, bool together,
 				 unsigned int precision,
 				 unsigned int batch_bits, unsigned int depth)
 {
-	u64 nout = 1, s, r, u, d, bad_run = 0, done = 0, v[8], i;
+	u64 nout = 1, s, r, u, bad_run = 0, done = 0, v[8], i, each;
 	u64 (*hist)[FDT_MAX_DEPTH + 1];
-	u64 *cum;
-	unsigned int bad_depths = 0;
+	unsigned int bad_depths;
 	struct fdc_engine eng;
 	u8 bits[FDT_MAX_DEPTH];
 	int saved_err, err;
@@ -45,8 +40,7 @@ static void fdt_engine_enumerate(const char *name, const u64 *sides,
 	for (i = 0; i < n; i++)
 		nout *= sides[i];
 	hist = calloc(nout, sizeof(*hist));
-	cum = calloc(nout, sizeof(*cum));
-	if (!hist || !cum || depth > FDT_MAX_DEPTH || n > 8)
+	if (!hist || depth > FDT_MAX_DEPTH || n > 8)
 		abort();
 	saved_err = fd_check_stderr_off();
 	for (s = 0; s < 1ULL << depth; s++) {
@@ -78,17 +72,8 @@ static void fdt_engine_enumerate(const char *name, const u64 *sides,
 		done++;
 	}
 	fd_check_stderr_on(saved_err);
-	for (d = 0; d <= depth; d++) {
-		bool equal = true;
-
-		for (r = 0; r < nout; r++) {
-			bad_run += hist[r][d] % (1ULL << (depth - d)) != 0;
-			cum[r] += hist[r][d];
-			equal &= cum[r] == cum[0];
-		}
-		bad_depths += !equal;
-	}
-	ok = !bad_run && !bad_depths && cum[0] &&
+	each = fdt_enum_check(hist, nout, depth, &bad_run, &bad_depths);
+	ok = !bad_run && !bad_depths && each &&
 	     done >= (1ULL << depth) / 100 * 95;
 	CHECK(ok, "%s: %llu bad runs, unequal at %u depths, %llu of 2^%u finish",
 	      name, (unsigned long long)bad_run, bad_depths,
@@ -96,9 +81,8 @@ static void fdt_engine_enumerate(const char *name, const u64 *sides,
 	printf("exact: %-34s 2^%u bit strings, %5.1f%% finish;", name, depth,
 	       100.0 * done / (1ULL << depth));
 	printf(" each of the %llu outcomes from %llu\n",
-	       (unsigned long long)nout, (unsigned long long)cum[0]);
+	       (unsigned long long)nout, (unsigned long long)each);
 	free(hist);
-	free(cum);
 }
 
 static void fdt_exhaustive(void)

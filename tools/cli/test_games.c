@@ -12,6 +12,7 @@
 
 #include "games.h"
 #include "fd_check.h"
+#include "test_enum.h"
 
 static u64 fdt_gcd(u64 a, u64 b)
 {
@@ -65,21 +66,16 @@ static int fdt_sparse_shuffle(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
 	return 0;
 }
 
-#define FDT_MAX_DEPTH	22
-
 typedef int (*fdt_shuffle_fn)(struct fdc_engine *e, u64 *perm, u64 n,
 			      u64 k);
 
 /*
  * Feed the shuffle of @n (its first @k items drawn) every string of @depth
- * fair bits, with the sampler's state topped up to 2^@precision, and
- * count, per ordered sample, the strings that finish after u bits, u =
- * 0..@depth. A finished run that used u bits stands for the 2^(depth - u)
- * strings that start with those u bits. At every depth d <= @depth the
- * sample of every string of d bits that finishes within them must be
- * equally often each of the n!/(n - k)! samples: the cumulated counts must
- * be equal. And at @depth, at least 99% of the strings must have finished.
- * @draw_max 1 takes each draw alone; 0 leaves the engine's products.
+ * fair bits, with the sampler's state topped up to 2^@precision; the
+ * outcome is the ordered sample (fdt_enum_check()). At least 99% of the
+ * strings must finish: a sampler that never finished where it should
+ * reject would pass the check alone. @draw_max 1 takes each draw alone; 0
+ * leaves the engine's products.
  *
  * Return: whether they are, at every depth.
  */
@@ -87,17 +83,17 @@ static bool fdt_shuffle_enumerate(u64 n, u64 k, unsigned int precision,
 				  u64 draw_max, unsigned int depth,
 				  fdt_shuffle_fn shuffle, bool quiet)
 {
-	u64 nout = fdt_factorial(n) / fdt_factorial(n - k), s, r, u, d;
+	u64 nout = fdt_factorial(n) / fdt_factorial(n - k), s, r, u, each;
 	u64 (*hist)[FDT_MAX_DEPTH + 1] = calloc(nout, sizeof(*hist));
-	u64 *cum = calloc(nout, sizeof(*cum)), bad_run = 0, done = 0;
-	unsigned int bad_depths = 0;
+	u64 bad_run = 0, done = 0;
+	unsigned int bad_depths;
 	struct fdc_engine eng;
 	u8 bits[FDT_MAX_DEPTH];
 	u64 perm[8], i;
 	int saved_err;
 	bool ok;
 
-	if (!hist || !cum || depth > FDT_MAX_DEPTH || n > 8)
+	if (!hist || depth > FDT_MAX_DEPTH || n > 8)
 		abort();
 	/* Strings that run out print the engine's error: not wanted here. */
 	saved_err = fd_check_stderr_off();
@@ -132,23 +128,8 @@ static bool fdt_shuffle_enumerate(u64 n, u64 k, unsigned int precision,
 		done++;
 	}
 	fd_check_stderr_on(saved_err);
-
-	for (d = 0; d <= depth; d++) {
-		bool equal = true;
-
-		for (r = 0; r < nout; r++) {
-			/* A run that used u bits is 2^(depth - u) strings. */
-			bad_run += hist[r][d] % (1ULL << (depth - d)) != 0;
-			cum[r] += hist[r][d];
-			equal &= cum[r] == cum[0];
-		}
-		bad_depths += !equal;
-	}
-	/*
-	 * Equal counts are not enough: a sampler that never finished where it
-	 * should reject would pass them. Runs must almost all finish.
-	 */
-	ok = !bad_run && !bad_depths && cum[0] &&
+	each = fdt_enum_check(hist, nout, depth, &bad_run, &bad_depths);
+	ok = !bad_run && !bad_depths && each &&
 	     done >= (1ULL << depth) / 100 * 99;
 	if (!quiet) {
 		CHECK(ok,
@@ -161,10 +142,9 @@ static bool fdt_shuffle_enumerate(u64 n, u64 k, unsigned int precision,
 		       draw_max == 1 ? "draws alone" : "products   ", depth,
 		       100.0 * done / (1ULL << depth));
 		printf(" each of the %llu from %llu\n", (unsigned long long)nout,
-		       (unsigned long long)cum[0]);
+		       (unsigned long long)each);
 	}
 	free(hist);
-	free(cum);
 	return ok;
 }
 

@@ -36,8 +36,9 @@ static const struct option fdc_global_opts[] = {
 
 const char fdc_global_help[] =
 "Global options (before or after the command):\n"
-"      --random-source=FILE  fair bits from FILE (a file or a pipe) instead\n"
-"                          of the device; running out of bits is an error\n"
+"      --random-source=FILE  fair bits from FILE (a file or a pipe; '-' is\n"
+"                          standard input) instead of the device; running\n"
+"                          out of bits is an error\n"
 "      --source=getrandom  fair bits from getrandom(2) instead of the device\n"
 "      --seed=N            bits from splitmix64 seeded with N instead of the\n"
 "                          device: reproducible runs for teaching and\n"
@@ -53,7 +54,9 @@ const char fdc_global_help[] =
 "      --sim=SEED:NUM/DEN  the simulated coin, P(bit = 1) = NUM/DEN from a\n"
 "                          splitmix64 stream seeded with SEED; implies\n"
 "                          --source=sim unless --source is given\n"
-"  -h, --help              show this help and exit\n";
+"  -h, --help              show this help and exit\n"
+"Environment: FAIRDIE_SOURCE=getrandom makes getrandom(2) the default\n"
+"source (FAIRDIE_SOURCE=device, the default, the device).\n";
 
 static const char fdc_exit_help[] =
 "Exit status:\n"
@@ -432,4 +435,38 @@ void fdc_progress_end(void)
 	if (fdc_progress_shown)
 		fputs("\r\033[K", stderr);
 	fdc_progress_shown = false;
+}
+
+/**
+ * fdc_print_u64() - a number in decimal, then a character, fast: for
+ *	outputs of millions of numbers, where printf() costs more than
+ *	making them
+ * @f: the stream, used without its lock (the tool has one thread)
+ * @v: the number
+ * @end: the character written after it ('\0' included), or -1 for none
+ */
+void fdc_print_u64(FILE *f, u64 v, int end)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	if (end >= 0)
+		*--p = (char)end;
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, f);
+}
+
+/**
+ * fdc_print_s64() - fdc_print_u64() for a signed number
+ * @f: the stream
+ * @v: the number
+ * @end: the character written after it, or -1 for none
+ */
+void fdc_print_s64(FILE *f, s64 v, int end)
+{
+	if (v < 0)
+		putc_unlocked('-', f);
+	fdc_print_u64(f, v < 0 ? -(u64)v : (u64)v, end);
 }
