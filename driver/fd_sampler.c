@@ -136,6 +136,67 @@ void fd_sampler_init(struct fd_sampler *s, u64 sides, bool recycle)
 		fd_sampler_init_precision(s, sides, false, precision);
 }
 
+/*
+ * Fair bits out of Z uniform on [0, M): with 2^k the largest power of two
+ * not above M, Z below 2^k is k fair bits; otherwise Z - 2^k is uniform on
+ * [0, M - 2^k), and the same applies to it. Which branch is taken depends
+ * on Z, but given the branch the bits are uniform: a string of fair bits
+ * of a random length independent of its content. As many go into @out as
+ * it has room for.
+ */
+static u32 fd_uniform_to_bits(fd_u128 z, fd_u128 m, struct fd_pool *out)
+{
+	unsigned int k, n;
+	u32 put = 0;
+
+	while (m >= 2) {
+		k = m >> 64 ? 64 + fls64(m >> 64) - 1 : fls64(m) - 1;
+		if (z >= (fd_u128)1 << k) {
+			z -= (fd_u128)1 << k;
+			m -= (fd_u128)1 << k;
+			continue;
+		}
+		while (k && fd_pool_room(out)) {
+			n = k < 64 ? k : 64;
+			if (n > fd_pool_room(out))
+				n = fd_pool_room(out);
+			fd_pool_put(out, (u64)z, n);
+			z = n < 64 ? z >> n : z >> 64;
+			k -= n;
+			put += n;
+		}
+		break;
+	}
+	return put;
+}
+
+/**
+ * fd_sampler_giveback() - turn the uniform state into fair bits and drop it
+ * @s: the sampler
+ * @out: receives the bits, as far as it has room
+ *
+ * Every part of the state (Z on [0, M), the digits of a batch not handed
+ * out, the second state of a dual die) is uniform and independent of every
+ * roll made, so the fair bits drawn from it are too: another reader may use
+ * them. The state is then reset, the configuration kept.
+ *
+ * Return: the number of bits put into @out.
+ */
+u32 fd_sampler_giveback(struct fd_sampler *s, struct fd_pool *out)
+{
+	fd_u128 range = 1;
+	u32 put, i;
+
+	put = fd_uniform_to_bits(s->z, s->m, out);
+	for (i = 0; i < s->ndigits; i++)
+		range *= s->sides;
+	if (s->ndigits)
+		put += fd_uniform_to_bits(s->digits, range, out);
+	put += fd_uniform_to_bits(s->z2, s->m2, out);
+	fd_sampler_reset(s);
+	return put;
+}
+
 /**
  * fd_sampler_reset() - drop the uniform state, keeping the configuration
  * @s: the sampler

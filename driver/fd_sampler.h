@@ -193,6 +193,7 @@ u32 fd_sampler_fill(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 u32 fd_sampler_fill_rolls(struct fd_sampler *s, struct fd_pool *fair, u8 *dst,
 			  u32 count, u32 width);
 void fd_sampler_reset(struct fd_sampler *s);
+u32 fd_sampler_giveback(struct fd_sampler *s, struct fd_pool *out);
 bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out);
 bool fd_sampler_wants(const struct fd_sampler *s, u64 base);
 void fd_sampler_absorb(struct fd_sampler *s, u64 digit, u64 base);
