@@ -65,6 +65,7 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 	if (extractor == FAIRDIE_EXT_DIJKSTRA)
 		fd_dijkstra_init(&p->dijkstra, sides);
 	p->dry_words = 0;
+	p->want_bits = FD_PIPE_REFILL_BITS;
 	if (p->hw)
 		fd_pipe_hw_claim(p);
 }
@@ -218,8 +219,8 @@ static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
 }
 
 /*
- * Add bits to the pool: at least one, then up to FD_PIPE_REFILL_BITS while
- * a word's output surely fits.
+ * Add bits to the pool: at least one, then up to @p->want_bits while a
+ * word's output surely fits; or whatever a shared well hands over.
  */
 static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 			  void *ctx, bool nonblock)
@@ -228,6 +229,8 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 	u32 before = p->pool.count;
 	int err;
 
+	if (ops->fill)
+		return ops->fill(ctx, nonblock, p);
 	do {
 		/* Fair bits of a finished Peres block go first. */
 		if (p->extractor == FAIRDIE_EXT_PERES &&
@@ -242,7 +245,7 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 		if (err)
 			return err;
 	} while (p->pool.count == before ||
-		 (p->pool.count < FD_PIPE_REFILL_BITS &&
+		 (p->pool.count < p->want_bits &&
 		  fd_pool_room(&p->pool) >= burst));
 	return 0;
 }
@@ -341,7 +344,8 @@ int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 	int err;
 
 	while (p->pool.count < 64) {
-		if (p->extractor == FAIRDIE_EXT_NONE && !p->pool.count) {
+		if (p->extractor == FAIRDIE_EXT_NONE && !p->pool.count &&
+		    !ops->fill) {
 			err = fd_pipe_raw(p, ops, ctx, nonblock, out);
 			if (err)
 				return err;
@@ -392,4 +396,154 @@ void fd_pipe_count_direct(struct fd_pipe *p, u64 bits)
 	p->source_bits += bits;
 	p->extracted_bits += bits;
 	p->sampler.bits += bits;
+}
+
+/**
+ * fd_pipe_set_demand() - size the next refills to what a reader needs
+ * @p: the pipeline
+ * @bits: about how many bits the reader's request will take
+ *
+ * A refill then aims at @bits, at least 64 and at most
+ * FD_PIPE_REFILL_BITS, so that a short read takes little from the source
+ * and a long one amortises its calls.
+ */
+void fd_pipe_set_demand(struct fd_pipe *p, u64 bits)
+{
+	if (bits < 64)
+		bits = 64;
+	p->want_bits = bits < FD_PIPE_REFILL_BITS ? bits : FD_PIPE_REFILL_BITS;
+}
+
+/* Words handed to fd_pipe_feed_words(), served as a source. */
+struct fd_words {
+	const u64 *w;
+	u32 n;
+	u32 i;
+};
+
+static int fd_words_word(void *ctx, bool __always_unused nonblock, u64 *word)
+{
+	struct fd_words *a = ctx;
+
+	if (a->i >= a->n)
+		return -EAGAIN;
+	*word = a->w[a->i++];
+	return 0;
+}
+
+static bool fd_words_interrupted(void __always_unused *ctx)
+{
+	return false;
+}
+
+static const struct fd_source_ops fd_words_ops = {
+	.word = fd_words_word,
+	.interrupted = fd_words_interrupted,
+};
+
+/**
+ * fd_pipe_feed_words() - raw words fetched by a reader, into the pool
+ * @p: the pipeline of a well: health tests, start-up test and extractor
+ * @words: the raw words, in the order they came from the source
+ * @n: how many
+ *
+ * Each word goes through the health tests (the first ones of a start-up
+ * test are discarded) and the extractor, as fd_pipe_roll() would take it;
+ * words whose output would not fit in the pool are dropped (counted as
+ * taken from the source): the caller only fetches what the pool lacks, so
+ * this happens only when readers that fetched at once overfill it.
+ *
+ * Return: 0, or -EIO with @p->failed set when the health tests fail (or
+ * the source starves the extractor).
+ */
+int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
+{
+	struct fd_words a = { .w = words, .n = n };
+	struct fd_peres *st = p->peres;
+	int err;
+
+	while (a.i < a.n) {
+		if (p->extractor != FAIRDIE_EXT_PERES) {
+			if (fd_pool_room(&p->pool) < 64)
+				break;
+		} else if (fd_peres_pending(st)) {
+			/*
+			 * A block's fair bits wait in Peres' state; the next
+			 * block may be gathered meanwhile, but not completed.
+			 */
+			if (fd_pool_room(&p->pool)) {
+				p->extracted_bits += fd_peres_drain(st, &p->pool);
+				p->dry_words = 0;
+			}
+			if (fd_peres_pending(st) &&
+			    st->nraw + 64 == FD_PERES_BLOCK_BITS)
+				break;
+		}
+		err = fd_pipe_feed(p, &fd_words_ops, &a, true);
+		if (err == -EAGAIN)
+			return 0;
+		if (err)
+			return err;
+	}
+	p->source_bits += 64ULL * (a.n - a.i);
+	return 0;
+}
+
+/**
+ * fd_pipe_take() - move fair bits (raw bits for DIJKSTRA) to a reader
+ * @p: the pipeline of a well
+ * @dst: the reader's pool
+ * @n: how many are wanted
+ *
+ * Fair bits of a finished Peres block are handed out first, as far as the
+ * pool has room for them.
+ *
+ * Return: how many were moved: at most @n, what @p holds and what @dst has
+ * room for.
+ */
+u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
+{
+	u32 moved = 0, k;
+
+	if (p->extractor == FAIRDIE_EXT_PERES && fd_peres_pending(p->peres) &&
+	    fd_pool_room(&p->pool)) {
+		p->extracted_bits += fd_peres_drain(p->peres, &p->pool);
+		p->dry_words = 0;
+	}
+	if (n > p->pool.count)
+		n = p->pool.count;
+	if (n > fd_pool_room(dst))
+		n = fd_pool_room(dst);
+	while (moved < n) {
+		k = n - moved < 64 ? n - moved : 64;
+		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
+		moved += k;
+	}
+	return moved;
+}
+
+/**
+ * fd_pipe_giveback() - hand a reader's unused fair bits to another pool
+ * @p: the reader's pipeline, with an extractor other than DIJKSTRA
+ * @dst: the pool of the well it took them from
+ *
+ * The fair bits in the pool and the sampler's uniform state are independent
+ * of every roll already made (see fd_sampler_giveback()): they go to @dst as
+ * far as it has room, and the rest is dropped. The sampler is reset.
+ *
+ * Return: how many bits went to @dst.
+ */
+u32 fd_pipe_giveback(struct fd_pipe *p, struct fd_pool *dst)
+{
+	u32 moved = 0, k;
+
+	while (p->pool.count && fd_pool_room(dst)) {
+		k = p->pool.count < 64 ? p->pool.count : 64;
+		if (k > fd_pool_room(dst))
+			k = fd_pool_room(dst);
+		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
+		moved += k;
+	}
+	fd_pool_clear(&p->pool);
+	return moved + fd_sampler_giveback(&p->sampler, dst);
 }

@@ -42,15 +42,23 @@
 #define FD_PIPE_DRY_PERES	(4 * FD_PERES_BLOCK_BITS / 64)
 #define FD_PIPE_DRY_DIJKSTRA	4096
 
+struct fd_pipe;
+
 /**
  * struct fd_source_ops - where raw words come from
  * @word: 64 raw bits into *@word; 0, or a negative errno that ends the
  *	request (-EAGAIN, -EINTR, -EIO)
  * @interrupted: whether the caller must give way now (a pending signal)
+ * @fill: if set, the bits are already tested and extracted elsewhere (a
+ *	shared well): put at least one fair bit (raw bit for DIJKSTRA), about
+ *	fd_pipe.want_bits, into the pipe's pool and count them; 0 or a
+ *	negative errno as for @word, with fd_pipe.failed set on a health
+ *	failure. @word and @interrupted are then unused.
  */
 struct fd_source_ops {
 	int (*word)(void *ctx, bool nonblock, u64 *word);
 	bool (*interrupted)(void *ctx);
+	int (*fill)(void *ctx, bool nonblock, struct fd_pipe *p);
 };
 
 /**
@@ -64,6 +72,8 @@ struct fd_source_ops {
  * @startup_words: words still to test and discard before first use
  * @dry_words: raw words in a row that gave no fair bit (no roll, for
  *	DIJKSTRA)
+ * @want_bits: how many bits a refill aims at: what the reader needs, at
+ *	most FD_PIPE_REFILL_BITS
  * @source_bits: raw bits taken from the source
  * @extracted_bits: fair bits out of the extractor
  * @health: continuous health tests of the raw bits
@@ -83,6 +93,7 @@ struct fd_pipe {
 	enum fd_health_result failure;
 	u32 startup_words;
 	u32 dry_words;
+	u32 want_bits;
 	u64 source_bits;
 	u64 extracted_bits;
 	struct fd_health health;
@@ -119,5 +130,9 @@ int fd_pipe_fair64(struct fd_pipe *p, const struct fd_source_ops *ops,
 void fd_pipe_counters(const struct fd_pipe *p, struct fd_pipe_counters *c);
 void fd_pipe_clear_counters(struct fd_pipe *p);
 void fd_pipe_count_direct(struct fd_pipe *p, u64 bits);
+void fd_pipe_set_demand(struct fd_pipe *p, u64 bits);
+int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n);
+u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n);
+u32 fd_pipe_giveback(struct fd_pipe *p, struct fd_pool *dst);
 
 #endif /* _FAIRDIE_PIPE_H */

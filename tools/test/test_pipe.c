@@ -8,7 +8,9 @@
  * counters add up; fd_pipe_fill() makes the rolls of fd_pipe_roll(); and
  * fd_pipe_set_sides() keeps the fair bits in flight (the exactness of the
  * rolls across it is proven in test_batch.c), so that alternating dice
- * cost their entropy.
+ * cost their entropy; a shared well fed in chunks and taken from in pieces
+ * hands out the very bit stream of the pipeline (fd_pipe_feed_words(),
+ * fd_pipe_take()).
  */
 #include <math.h>
 
@@ -277,6 +279,80 @@ static void test_mixed(void)
 	}
 }
 
+/*
+ * A shared well: raw words fetched by readers in chunks of any size go
+ * through fd_pipe_feed_words(), and readers take bits with fd_pipe_take()
+ * in any sizes. The bits handed out, in the order they were taken, are the
+ * very stream the pipeline makes from the same words itself; a stuck
+ * source fails the well as it fails a pipeline.
+ */
+#define WELL_BITS	200000
+
+static u8 well_bits[WELL_BITS + 64], ref_bits[WELL_BITS + 64];
+
+static void test_well(void)
+{
+	static const u32 exts[] = { FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+				    FAIRDIE_EXT_NONE };
+	static struct fd_pool dst;
+	unsigned int e;
+
+	for (e = 0; e < ARRAY_SIZE(exts); e++) {
+		struct src a = { 0 }, b = { 0 }, st = { .stuck = 1 };
+		unsigned long have = 0, refs = 0, k, chunks = 0;
+		u64 rng = e + 1, v, buf[40];
+		u32 ext = exts[e], n, want, j;
+		int err = 0;
+
+		setup(&pipe_a, &a, 6, ext, 7, 10);	/* the well */
+		setup(&pipe_b, &b, 6, ext, 7, 10);	/* the reference */
+		while (have < WELL_BITS && !err) {
+			fd_pool_clear(&dst);
+			want = 1 + fd_test_below(&rng, 100);
+			n = fd_pipe_take(&pipe_a, &dst, want);
+			if (!n) {
+				k = 1 + fd_test_below(&rng, 40);
+				for (j = 0; j < k; j++)
+					src_word(&a, false, &buf[j]);
+				err = fd_pipe_feed_words(&pipe_a, buf, k);
+				chunks++;
+				continue;
+			}
+			while (n) {
+				j = n < 64 ? n : 64;
+				v = fd_pool_take(&dst, j);
+				n -= j;
+				while (j--) {
+					well_bits[have++] = v & 1;
+					v >>= 1;
+				}
+			}
+		}
+		while (refs < have && !err) {
+			err = fd_pipe_fair64(&pipe_b, &ops, &b, false, &v);
+			for (j = 0; j < 64; j++)
+				ref_bits[refs++] = (v >> j) & 1;
+		}
+		CHECK(!err && !memcmp(well_bits, ref_bits, have),
+		      "well, extractor %u: %lu bits taken in pieces from %lu chunks are the pipeline's",
+		      ext, have, chunks);
+
+		/* A stuck source fails the well within the same bound. */
+		setup(&pipe_a, &st, 6, ext, 1, 2);
+		err = 0;
+		for (k = 0; k < 1000 && !err; k++) {
+			for (j = 0; j < 8; j++)
+				src_word(&st, false, &buf[j]);
+			err = fd_pipe_feed_words(&pipe_a, buf, 8);
+		}
+		CHECK(err == -EIO && pipe_a.failed &&
+		      pipe_a.failure == FD_HEALTH_RCT &&
+		      pipe_a.source_bits <= 8192 && !pipe_a.pool.count,
+		      "well, extractor %u: a stuck source fails after %llu bits",
+		      ext, (unsigned long long)pipe_a.source_bits);
+	}
+}
+
 int main(void)
 {
 	test_stuck();
@@ -285,5 +361,6 @@ int main(void)
 	test_counters();
 	test_fill();
 	test_mixed();
+	test_well();
 	return fd_check_summary();
 }
