@@ -25,6 +25,18 @@
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
 
+struct fairdie_well;
+
+/**
+ * struct fairdie_well_client - what a reader of a well knows of it
+ * @epoch: the well's health failures when the reader joined it
+ * @generation: the VM generation of the bits it last took
+ */
+struct fairdie_well_client {
+	u32 epoch;
+	u32 generation;
+};
+
 /**
  * struct fairdie_file - everything one open file of /dev/fairdie owns
  * @lock: serialises readers and ioctls of the file
@@ -50,6 +62,9 @@
  * @dry_timer: ends @dry
  * @dry: a non-blocking read just found the source dry (EAGAIN); poll()
  *	reports the file not readable until @dry_timer fires
+ * @well: the device-wide well of a hardware source and the extractor,
+ *	NULL for CRNG and SIM, whose pipeline is all the file's own
+ * @client: the file's record of @well
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -75,6 +90,8 @@ struct fairdie_file {
 	wait_queue_head_t wait;
 	struct timer_list dry_timer;
 	bool dry;
+	struct fairdie_well *well;
+	struct fairdie_well_client client;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -111,6 +128,29 @@ int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
 struct hwrng;
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 *word, u64 *retries);
+
+/* main.c */
+const char *fairdie_extractor_name(u32 extractor);
+
+/* well.c */
+struct fairdie_well *fairdie_well_get(u32 source, u32 extractor);
+void fairdie_well_join(struct fairdie_well *w,
+		       struct fairdie_well_client *client);
+int fairdie_well_fill(struct fairdie_well *w,
+		      struct fairdie_well_client *client, u32 source,
+		      const struct fd_source_ops *raw, void *ctx,
+		      bool nonblock, struct fd_pipe *p);
+void fairdie_well_giveback(struct fairdie_well *w,
+			   struct fairdie_well_client *client,
+			   struct fd_pipe *p);
+void fairdie_wells_init(void);
+void fairdie_wells_exit(void);
+
+/* VM forks: not noticed yet. */
+static inline u32 fairdie_vmfork_generation(void)
+{
+	return 0;
+}
 
 /* hwrng.c */
 int fairdie_hwrng_register(u32 source, u16 quality);

@@ -2,13 +2,13 @@
 /*
  * fairdie - feeding the kernel's entropy pool through the hwrng framework.
  *
- * A struct hwrng named "fairdie" with a pipeline of its own, independent of
- * every open file but the same code (fd_pipe.c): hardware source (RDSEED
- * or RDRAND, never SIM nor CRNG) -> startup and continuous health tests ->
- * von Neumann -> fair bits, handed out as bytes. When the health tests
- * fail, nothing is delivered (so nothing is credited) for
- * FAIRDIE_HWRNG_BACKOFF; then the pipeline restarts with a fresh startup
- * test.
+ * A struct hwrng named "fairdie" that reads the von Neumann well of its
+ * hardware source (RDSEED or RDRAND, never SIM nor CRNG), as open files
+ * do: start-up and continuous health tests -> von Neumann -> fair bits,
+ * handed out as bytes. When the well fails its health tests, nothing is
+ * delivered (so nothing is credited) for FAIRDIE_HWRNG_BACKOFF; then the
+ * hwrng joins the well again, which restarts it with a fresh start-up test
+ * if no file did so meanwhile.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,7 +31,10 @@
  * @failed: the health tests failed; nothing is delivered until @retry_at
  * @retry_at: jiffies at which a failed source is tried again
  * @retries: underflows of the source
- * @pipe: the pipeline of an open file, with von Neumann and 256 sides
+ * @well: the von Neumann well of @source
+ * @client: the hwrng's record of @well
+ * @pipe: the pipeline of an open file, with von Neumann and 256 sides,
+ *	fed by @well
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
@@ -40,6 +43,8 @@ struct fairdie_hwrng {
 	bool failed;
 	unsigned long retry_at;
 	u64 retries;
+	struct fairdie_well *well;
+	struct fairdie_well_client client;
 	struct fd_pipe pipe;
 };
 
@@ -49,7 +54,8 @@ static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 {
 	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
 	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
-	fd_pipe_restart_hw(&h->pipe);
+	fd_pipe_restart(&h->pipe, 1, 2, false, false);
+	fairdie_well_join(h->well, &h->client);
 	WRITE_ONCE(h->failed, false);
 }
 
@@ -68,16 +74,27 @@ static bool fairdie_hwrng_interrupted(void *ctx)
 	return signal_pending(current);
 }
 
-static const struct fd_source_ops fairdie_hwrng_ops = {
+static const struct fd_source_ops fairdie_hwrng_raw_ops = {
 	.word = fairdie_hwrng_word,
 	.interrupted = fairdie_hwrng_interrupted,
+};
+
+static int fairdie_hwrng_fill(void *ctx, bool nonblock, struct fd_pipe *p)
+{
+	struct fairdie_hwrng *h = ctx;
+
+	return fairdie_well_fill(h->well, &h->client, h->source,
+				 &fairdie_hwrng_raw_ops, h, nonblock, p);
+}
+
+static const struct fd_source_ops fairdie_hwrng_ops = {
+	.fill = fairdie_hwrng_fill,
 };
 
 static void fairdie_hwrng_fail(struct fairdie_hwrng *h)
 {
 	WRITE_ONCE(h->failed, true);
 	h->retry_at = jiffies + FAIRDIE_HWRNG_BACKOFF;
-	atomic64_inc(&fairdie_counters.health_failures);
 	pr_warn_ratelimited("hwrng: %s source failed the %s test; no entropy credited for %d s\n",
 			    fairdie_source_name(h->source),
 			    fd_health_name(h->pipe.failure),
@@ -88,7 +105,6 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 			      bool wait)
 {
 	struct fairdie_hwrng *h = container_of(rng, struct fairdie_hwrng, rng);
-	struct fd_pipe_counters before, after;
 	u8 *out = data;
 	size_t done = 0, n;
 	int err = 0;
@@ -102,7 +118,7 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 		}
 		fairdie_hwrng_restart(h);
 	}
-	fd_pipe_counters(&h->pipe, &before);
+	fd_pipe_set_demand(&h->pipe, 8ULL * max);
 	while (done < max) {
 		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,
 				     &w);
@@ -116,9 +132,6 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	memzero_explicit(&w, sizeof(w));
 	if (err == -EIO && h->pipe.failed)
 		fairdie_hwrng_fail(h);
-	fd_pipe_counters(&h->pipe, &after);
-	atomic64_add(after.source_bits - before.source_bits,
-		     &fairdie_counters.source_bits);
 out_unlock:
 	mutex_unlock(&h->lock);
 	if (done)
@@ -165,6 +178,7 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 		return -ENOMEM;
 	mutex_init(&h->lock);
 	h->source = source;
+	h->well = fairdie_well_get(source, FAIRDIE_EXT_VN);
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;
 	h->rng.read = fairdie_hwrng_read;

@@ -75,6 +75,19 @@ static u32 fairdie_default_source;
 /* The hwrng source, or FAIRDIE_SRC_AUTO for none. */
 static u32 fairdie_hwrng_source;
 
+/**
+ * fairdie_extractor_name() - the name of an extractor, as module parameters
+ *	take it
+ * @extractor: enum fairdie_extractor
+ *
+ * Return: the name, or "?" for a value out of range.
+ */
+const char *fairdie_extractor_name(u32 extractor)
+{
+	return extractor < FD_EXTRACTORS ? fairdie_extractor_names[extractor] :
+					   "?";
+}
+
 static int fairdie_parse_name(const char *s, const char * const *names,
 			      int count)
 {
@@ -115,15 +128,40 @@ static void fairdie_drop_unread(struct fairdie_file *f)
 	f->stage_tail = false;
 }
 
+/* The device-wide health and counters are those of RDSEED and RDRAND. */
+static bool fairdie_source_is_hw(u32 source)
+{
+	return source == FAIRDIE_SRC_RDSEED || source == FAIRDIE_SRC_RDRAND;
+}
+
+/* A hardware source is read through the well of its source and extractor. */
+static void fairdie_attach_well(struct fairdie_file *f)
+{
+	struct fairdie_well *w = NULL;
+
+	if (fairdie_source_is_hw(f->source))
+		w = fairdie_well_get(f->source, f->extractor);
+	if (w != f->well) {
+		f->well = w;
+		if (w)
+			fairdie_well_join(w, &f->client);
+	}
+}
+
 /*
  * Discard every bit and partial roll in flight, so that the next roll is
- * made from the current configuration only. Statistics are kept.
+ * made from the current configuration only: the fair bits and the
+ * recycled state go back to the well they came from, unused. Statistics
+ * are kept.
  */
 static void fairdie_flush(struct fairdie_file *f)
 {
 	lockdep_assert_held(&f->lock);
 
+	if (f->well)
+		fairdie_well_giveback(f->well, &f->client, &f->pipe);
 	fd_pipe_configure(&f->pipe, f->sides, f->extractor);
+	fairdie_attach_well(f);
 	f->width = fd_roll_width(f->sides);
 	fairdie_drop_unread(f);
 	f->crng_pos = ARRAY_SIZE(f->crng);
@@ -158,12 +196,6 @@ static void fairdie_set_dry(struct fairdie_file *f)
 	mod_timer(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
 }
 
-/* The device-wide health and counters are those of RDSEED and RDRAND. */
-static bool fairdie_source_is_hw(u32 source)
-{
-	return source == FAIRDIE_SRC_RDSEED || source == FAIRDIE_SRC_RDRAND;
-}
-
 static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 {
 	if (f->failed == failed)
@@ -183,9 +215,10 @@ static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 /*
  * Restart the source: clear the failure latch, re-arm the health tests
  * for the source's claimed entropy and its startup test, and restart the
- * simulated coin from its seed. Hardware sources are judged against the
- * bias the extractor tolerates, the coin by its own bias, the kernel CRNG
- * (a DRBG) not at all.
+ * simulated coin from its seed. The coin is judged by its own bias, the
+ * kernel CRNG (a DRBG) not at all; a hardware source's tests are its
+ * well's, which the file joins again: a well that failed restarts, with a
+ * fresh start-up test, when the file next takes from it.
  */
 static void fairdie_restart_source(struct fairdie_file *f)
 {
@@ -195,10 +228,10 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->source == FAIRDIE_SRC_SIM)
 		fd_pipe_restart(&f->pipe, f->sim_cfg.p1_num, f->sim_cfg.p1_den,
 				true, false);
-	else if (f->source == FAIRDIE_SRC_CRNG)
-		fd_pipe_restart(&f->pipe, 1, 2, false, false);
 	else
-		fd_pipe_restart_hw(&f->pipe);
+		fd_pipe_restart(&f->pipe, 1, 2, false, false);
+	if (f->well)
+		fairdie_well_join(f->well, &f->client);
 	fd_sim_restart(&f->sim);
 }
 
@@ -214,10 +247,30 @@ static const struct fd_source_ops fairdie_source_ops = {
 	.interrupted = fairdie_interrupted,
 };
 
+static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
+{
+	struct fairdie_file *f = ctx;
+
+	lockdep_assert_held(&f->lock);
+	return fairdie_well_fill(f->well, &f->client, f->source,
+				 &fairdie_source_ops, f, nonblock, p);
+}
+
+static const struct fd_source_ops fairdie_well_ops = {
+	.fill = fairdie_well_fill_file,
+};
+
+/* Where the file's pipeline takes its bits: its well, or its source. */
+static const struct fd_source_ops *fairdie_ops(struct fairdie_file *f)
+{
+	return f->well ? &fairdie_well_ops : &fairdie_source_ops;
+}
+
 /*
- * Latch, count and report a health test failure of the pipeline. Only a
- * hardware source's failure is the device's business: any user can make the
- * simulated coin fail, and that is counted in the file's stats only.
+ * Latch a health test failure of the pipeline in the file. A hardware
+ * source's failure is its well's, counted and reported there; any user can
+ * make the simulated coin fail, and that is counted in the file's stats
+ * only.
  */
 static int fairdie_check_health(struct fairdie_file *f, int err)
 {
@@ -225,21 +278,13 @@ static int fairdie_check_health(struct fairdie_file *f, int err)
 		return err;
 	f->stats.health_failures++;
 	fairdie_set_failed(f, true);
-	if (!f->failed_hw)
-		return err;
-	atomic64_inc(&fairdie_counters.health_failures);
-	pr_warn_ratelimited("%s source failed the %s test (pid %d); reads fail with EIO until FAIRDIE_IOC_RESET\n",
-			    fairdie_source_name(f->source),
-			    fd_health_name(f->pipe.failure),
-			    task_pid_nr(current));
 	return err;
 }
 
 static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 {
-	return fairdie_check_health(f, fd_pipe_roll(&f->pipe,
-						    &fairdie_source_ops, f,
-						    nonblock, out));
+	return fairdie_check_health(f, fd_pipe_roll(&f->pipe, fairdie_ops(f),
+						    f, nonblock, out));
 }
 
 /*
@@ -266,8 +311,8 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 		*made += n / f->width;
 	}
 	while (f->stage_len + sizeof(w) <= room) {
-		err = fd_pipe_fair64(&f->pipe, &fairdie_source_ops, f,
-				     nonblock, &w);
+		err = fd_pipe_fair64(&f->pipe, fairdie_ops(f), f, nonblock,
+				     &w);
 		if (err)
 			return fairdie_check_health(f, err);
 		memcpy(f->stage + f->stage_len, &w, sizeof(w));
@@ -293,6 +338,8 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 	f->stage_len = 0;
 	f->stage_text = f->format == FAIRDIE_FMT_TEXT;
 	f->stage_tail = false;
+	/* A short read takes little from the source (or the well). */
+	fd_pipe_set_demand(&f->pipe, 8ULL * min(room, want));
 	if (f->format == FAIRDIE_FMT_BINARY) {
 		room = min(room, want) / f->width * f->width;
 		err = fairdie_stage_words(f, nonblock, room, &made);
@@ -301,7 +348,7 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 	if (!err && f->format == FAIRDIE_FMT_BINARY && f->stage_len < room) {
 		u32 n;
 
-		err = fd_pipe_fill(&f->pipe, &fairdie_source_ops, f, nonblock,
+		err = fd_pipe_fill(&f->pipe, fairdie_ops(f), f, nonblock,
 				   f->stage + f->stage_len,
 				   (room - f->stage_len) / f->width, &n);
 		err = fairdie_check_health(f, err);
@@ -337,16 +384,23 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
  */
 
 /*
- * Peres' extractor keeps 10 KiB of state: a file allocates it only while
- * it uses PERES, charged to the opener's memory cgroup like the file.
- * vmalloc() takes three pages for it where kmalloc() would take four.
+ * Peres' extractor keeps 10 KiB of state. A hardware source's is its
+ * well's; a file reading the kernel CRNG or the simulated coin with PERES
+ * allocates its own at its first read, charged to the opener's memory
+ * cgroup like the file, and keeps it until it is closed. vmalloc() takes
+ * three pages for it where kmalloc() would take four.
  */
-static struct fd_peres *fairdie_peres_alloc(u32 extractor)
+static int fairdie_peres_ready(struct fairdie_file *f)
 {
-	if (extractor != FAIRDIE_EXT_PERES)
-		return NULL;
-	return __vmalloc(sizeof(struct fd_peres),
-			 GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	lockdep_assert_held(&f->lock);
+
+	if (f->well || f->extractor != FAIRDIE_EXT_PERES || f->pipe.peres)
+		return 0;
+	f->pipe.peres = __vmalloc(sizeof(struct fd_peres), GFP_KERNEL_ACCOUNT);
+	if (!f->pipe.peres)
+		return -ENOMEM;
+	fd_peres_init(f->pipe.peres);
+	return 0;
 }
 
 static void fairdie_peres_free(struct fd_peres *peres)
@@ -366,11 +420,6 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	f->pipe.peres = fairdie_peres_alloc(fairdie_default_extractor);
-	if (fairdie_default_extractor == FAIRDIE_EXT_PERES && !f->pipe.peres) {
-		kfree(f);
-		return -ENOMEM;
-	}
 	mutex_init(&f->lock);
 	init_waitqueue_head(&f->wait);
 	timer_setup(&f->dry_timer, fairdie_dry_end, 0);
@@ -396,6 +445,9 @@ static int fairdie_release(struct inode *inode, struct file *file)
 	struct fairdie_file *f = file->private_data;
 
 	timer_delete_sync(&f->dry_timer);
+	/* What the file did not use serves the next reader of its well. */
+	if (f->well)
+		fairdie_well_giveback(f->well, &f->client, &f->pipe);
 	fairdie_set_failed(f, false);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
@@ -463,19 +515,20 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 {
 	struct fairdie_file *f = file->private_data;
 	bool nonblock = file->f_flags & O_NONBLOCK;
-	struct fd_pipe_counters before, after;
 	size_t done = 0;
 	int err;
 
 	err = fairdie_read_lock(f, nonblock);
 	if (err)
 		return err;
-	fd_pipe_counters(&f->pipe, &before);
 
 	if (f->failed) {
 		err = -EIO;
 		goto out_unlock;
 	}
+	err = fairdie_peres_ready(f);
+	if (err)
+		goto out_unlock;
 	/*
 	 * The rest of a text line begun before a switch to the binary format
 	 * comes alone, and binary rolls from the next read on.
@@ -505,10 +558,6 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 out_unlock:
-	fd_pipe_counters(&f->pipe, &after);
-	if (fairdie_source_is_hw(f->source))
-		atomic64_add(after.source_bits - before.source_bits,
-			     &fairdie_counters.source_bits);
 	if (err == -EAGAIN && !done)
 		fairdie_set_dry(f);
 	fairdie_unlock(f);
@@ -589,33 +638,22 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 
 static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 {
-	struct fd_peres *peres;
 	u32 ext;
 
 	if (copy_from_user(&ext, argp, sizeof(ext)))
 		return -EFAULT;
 	if (ext >= FD_EXTRACTORS)
 		return -EINVAL;
-	/* Allocated before anything changes: ENOMEM changes nothing. */
-	peres = fairdie_peres_alloc(ext);
-	if (ext == FAIRDIE_EXT_PERES && !peres)
-		return -ENOMEM;
 
-	if (mutex_lock_interruptible(&f->lock)) {
-		fairdie_peres_free(peres);
+	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	}
 	if (!fd_pipe_supported(f->sides, ext)) {
 		fairdie_unlock(f);
-		fairdie_peres_free(peres);
 		return -EINVAL;
 	}
 	f->extractor = ext;
-	/* The new state in, the old out (NULL when not PERES). */
-	swap(f->pipe.peres, peres);
 	fairdie_flush(f);
 	fairdie_unlock(f);
-	fairdie_peres_free(peres);
 	return 0;
 }
 
@@ -997,6 +1035,7 @@ static int __init fairdie_init(void)
 	err = fairdie_fault_init();
 	if (err)
 		return err;
+	fairdie_wells_init();
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
@@ -1019,6 +1058,7 @@ static int __init fairdie_init(void)
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
 out_fault_exit:
+	fairdie_wells_exit();
 	fairdie_fault_exit();
 	return err;
 }
@@ -1028,6 +1068,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_wells_exit();
 	fairdie_fault_exit();
 }
 
