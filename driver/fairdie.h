@@ -17,6 +17,7 @@
 
 #include "fd_pipe.h"
 #include "fd_sim.h"
+#include "fd_well.h"
 
 /* The number of sources and formats (kept out of the ABI, which may grow). */
 #define FAIRDIE_SOURCES		(FAIRDIE_SRC_SIM + 1)
@@ -26,16 +27,6 @@
 #define FAIRDIE_STAGE_BYTES	512
 
 struct fairdie_well;
-
-/**
- * struct fairdie_well_client - what a reader of a well knows of it
- * @epoch: the well's health failures when the reader joined it
- * @generation: the VM generation of the bits it last took
- */
-struct fairdie_well_client {
-	u32 epoch;
-	u32 generation;
-};
 
 /**
  * struct fairdie_file - everything one open file of /dev/fairdie owns
@@ -91,7 +82,7 @@ struct fairdie_file {
 	struct timer_list dry_timer;
 	bool dry;
 	struct fairdie_well *well;
-	struct fairdie_well_client client;
+	struct fd_well_client client;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -135,13 +126,13 @@ const char *fairdie_extractor_name(u32 extractor);
 /* well.c */
 struct fairdie_well *fairdie_well_get(u32 source, u32 extractor);
 void fairdie_well_join(struct fairdie_well *w,
-		       struct fairdie_well_client *client);
+		       struct fd_well_client *client);
 int fairdie_well_fill(struct fairdie_well *w,
-		      struct fairdie_well_client *client, u32 source,
+		      struct fd_well_client *client, u32 source,
 		      const struct fd_source_ops *raw, void *ctx,
 		      bool nonblock, struct fd_pipe *p);
 void fairdie_well_giveback(struct fairdie_well *w,
-			   struct fairdie_well_client *client,
+			   struct fd_well_client *client,
 			   struct fd_pipe *p);
 void fairdie_wells_init(void);
 void fairdie_wells_exit(void);

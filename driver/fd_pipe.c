@@ -169,7 +169,9 @@ static int fd_pipe_starving(struct fd_pipe *p, u32 n)
 		limit = FD_PIPE_DRY_PERES;
 		break;
 	case FAIRDIE_EXT_DIJKSTRA:
-		/* Reset by each roll, in fd_pipe_roll(). */
+		/* Reset by each roll, in fd_pipe_roll(); a well's readers count. */
+		if (p->well)
+			return 0;
 		n = 0;
 		limit = FD_PIPE_DRY_DIJKSTRA;
 		break;
@@ -229,8 +231,18 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 	u32 before = p->pool.count;
 	int err;
 
-	if (ops->fill)
-		return ops->fill(ctx, nonblock, p);
+	if (ops->fill) {
+		err = ops->fill(ctx, nonblock, p);
+		if (err || p->extractor != FAIRDIE_EXT_DIJKSTRA)
+			return err;
+		/* Raw bits not yet rolled count as words that gave nothing. */
+		p->dry_words += (p->pool.count - before + 63) / 64;
+		if (p->dry_words < FD_PIPE_DRY_DIJKSTRA)
+			return 0;
+		p->failed = true;
+		p->failure = FD_HEALTH_STARVED;
+		return -EIO;
+	}
 	do {
 		/* Fair bits of a finished Peres block go first. */
 		if (p->extractor == FAIRDIE_EXT_PERES &&

@@ -67,6 +67,8 @@ struct fd_source_ops {
  * @extractor: enum fairdie_extractor
  * @tested: run the health tests (not on the kernel CRNG, a DRBG)
  * @hw: a hardware source, judged against what @extractor tolerates
+ * @well: the pipeline of a well (fd_well.c): it makes no rolls, its readers
+ *	do
  * @failed: the health tests failed; @failure says which
  * @failure: the test that failed
  * @startup_words: words still to test and discard before first use
@@ -89,6 +91,7 @@ struct fd_pipe {
 	u32 extractor;
 	bool tested;
 	bool hw;
+	bool well;
 	bool failed;
 	enum fd_health_result failure;
 	u32 startup_words;

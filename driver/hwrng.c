@@ -44,7 +44,7 @@ struct fairdie_hwrng {
 	unsigned long retry_at;
 	u64 retries;
 	struct fairdie_well *well;
-	struct fairdie_well_client client;
+	struct fd_well_client client;
 	struct fd_pipe pipe;
 };
 

@@ -338,8 +338,9 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 	f->stage_len = 0;
 	f->stage_text = f->format == FAIRDIE_FMT_TEXT;
 	f->stage_tail = false;
-	/* A short read takes little from the source (or the well). */
-	fd_pipe_set_demand(&f->pipe, 8ULL * min(room, want));
+	/* A short read takes little from the well that others share. */
+	if (f->well)
+		fd_pipe_set_demand(&f->pipe, 8ULL * min(room, want));
 	if (f->format == FAIRDIE_FMT_BINARY) {
 		room = min(room, want) / f->width * f->width;
 		err = fairdie_stage_words(f, nonblock, room, &made);

@@ -32,32 +32,21 @@
 #include <linux/string.h>
 
 #include "fairdie.h"
-
-/* Raw words a reader fetches at most before it feeds the well. */
-#define FAIRDIE_WELL_CHUNK	32
+#include "fd_well.h"
 
 /**
- * struct fairdie_well - the shared pipeline of one source and extractor
- * @lock: serialises the pipeline; never held while the source is asked
- * @pipe: health tests, start-up test, extractor and the fair bits made
- *	(raw bits that passed the tests, for DIJKSTRA)
- * @epoch: health failures so far; a reader that joined before the last
- *	one is failed
- * @generation: the VM generation (fairdie_vmfork_generation()) the bits
- *	held belong to
- * @started: the pipeline was set up (at first use)
+ * struct fairdie_well - a well of the module
+ * @lock: serialises the well; never held while the source is asked
+ * @well: the pipeline and its bits
  */
 struct fairdie_well {
-	struct mutex lock;	/* protects every field below */
-	struct fd_pipe pipe;
-	u32 epoch;
-	u32 generation;
-	bool started;
+	struct mutex lock;	/* protects @well */
+	struct fd_well well;
 };
 
 /* Wells of RDSEED and RDRAND, for each extractor. */
 static struct fairdie_well fairdie_wells[2][FD_EXTRACTORS];
-/* Peres' state of the two PERES wells (10 KiB each), never allocated. */
+/* Peres' state of the two PERES wells, never allocated. */
 static struct fd_peres fairdie_well_peres[2];
 
 static u32 fairdie_well_index(u32 source)
@@ -79,64 +68,6 @@ struct fairdie_well *fairdie_well_get(u32 source, u32 extractor)
 	return &fairdie_wells[fairdie_well_index(source)][extractor];
 }
 
-/* Discard the bits held, and the extractor's state. */
-static void fairdie_well_discard(struct fairdie_well *w)
-{
-	lockdep_assert_held(&w->lock);
-	fd_pool_clear(&w->pipe.pool);
-	if (w->pipe.peres)
-		fd_peres_init(w->pipe.peres);
-}
-
-/*
- * Whether @client may take from the well now; restarts a failed well for
- * a reader that joined it after the failure.
- */
-static int fairdie_well_check(struct fairdie_well *w,
-			      struct fairdie_well_client *client)
-{
-	u32 gen = fairdie_vmfork_generation();
-
-	lockdep_assert_held(&w->lock);
-	if (w->generation != gen) {
-		fairdie_well_discard(w);
-		w->generation = gen;
-	}
-	if (client->epoch != w->epoch)
-		return -EIO;
-	if (!w->started || w->pipe.failed) {
-		fd_pipe_configure(&w->pipe, 2, w->pipe.extractor);
-		fd_pipe_restart_hw(&w->pipe);
-		w->started = true;
-	}
-	client->generation = gen;
-	return 0;
-}
-
-/* The well failed: latch it and say so, once per failure. */
-static void fairdie_well_failed(struct fairdie_well *w, u32 source)
-{
-	lockdep_assert_held(&w->lock);
-	w->epoch++;
-	fairdie_well_discard(w);
-	atomic64_inc(&fairdie_counters.health_failures);
-	pr_warn_ratelimited("%s source failed the %s test (well %s, pid %d); its readers fail with EIO until FAIRDIE_IOC_RESET\n",
-			    fairdie_source_name(source),
-			    fd_health_name(w->pipe.failure),
-			    fairdie_extractor_name(w->pipe.extractor),
-			    task_pid_nr(current));
-}
-
-/* Raw words to fetch for @bits fair bits, at the extractor's rate. */
-static u32 fairdie_well_words(u32 extractor, u32 bits)
-{
-	/* Von Neumann keeps a quarter of a fair source's bits. */
-	u32 per_word = extractor == FAIRDIE_EXT_VN ? 16 : 56;
-	u32 n = DIV_ROUND_UP(bits, per_word);
-
-	return clamp_t(u32, n, 1, FAIRDIE_WELL_CHUNK);
-}
-
 /**
  * fairdie_well_join() - start using a well (again)
  * @w: the well
@@ -145,13 +76,22 @@ static u32 fairdie_well_words(u32 extractor, u32 bits)
  * A reader that joins after a health failure restarts the well, with a
  * fresh start-up test, when it first takes from it.
  */
-void fairdie_well_join(struct fairdie_well *w,
-		       struct fairdie_well_client *client)
+void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client)
 {
 	mutex_lock(&w->lock);
-	client->epoch = w->epoch;
-	client->generation = w->generation;
+	fd_well_join(&w->well, client);
 	mutex_unlock(&w->lock);
+}
+
+/* The well failed its health tests: say so, once per failure. */
+static void fairdie_well_failed(struct fairdie_well *w, u32 source)
+{
+	atomic64_inc(&fairdie_counters.health_failures);
+	pr_warn_ratelimited("%s source failed the %s test (well %s, pid %d); its readers fail with EIO until FAIRDIE_IOC_RESET\n",
+			    fairdie_source_name(source),
+			    fd_health_name(w->well.pipe.failure),
+			    fairdie_extractor_name(w->well.pipe.extractor),
+			    task_pid_nr(current));
 }
 
 /**
@@ -169,28 +109,25 @@ void fairdie_well_join(struct fairdie_well *w,
  * when the well failed its health tests since @client joined it (or now);
  * or the source's error (-EAGAIN, -EINTR, -EIO).
  */
-int fairdie_well_fill(struct fairdie_well *w,
-		      struct fairdie_well_client *client, u32 source,
-		      const struct fd_source_ops *raw, void *ctx,
+int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
+		      u32 source, const struct fd_source_ops *raw, void *ctx,
 		      bool nonblock, struct fd_pipe *p)
 {
-	u32 want = p->want_bits, got, n, k, gen;
-	u64 buf[FAIRDIE_WELL_CHUNK];
+	u64 buf[FD_WELL_CHUNK];
+	u32 got, n, k, gen;
 	int err, serr;
 
 	for (;;) {
 		mutex_lock(&w->lock);
-		err = fairdie_well_check(w, client);
-		got = err ? 0 : fd_pipe_take(&w->pipe, &p->pool, want);
-		gen = w->generation;
-		k = fairdie_well_words(w->pipe.extractor, want);
+		gen = fairdie_vmfork_generation();
+		err = fd_well_begin(&w->well, client, gen);
+		got = err ? 0 : fd_well_take(&w->well, p);
+		k = fd_well_words(&w->well, p->want_bits);
 		mutex_unlock(&w->lock);
 		if (err)
 			goto out_failed;
-		if (got) {
-			p->extracted_bits += got;
+		if (got)
 			return 0;
-		}
 
 		/* Dry: fetch what this reader needs, the lock released. */
 		if (raw->interrupted(ctx))
@@ -204,29 +141,28 @@ int fairdie_well_fill(struct fairdie_well *w,
 		atomic64_add(64ULL * n, &fairdie_counters.source_bits);
 
 		mutex_lock(&w->lock);
-		err = fairdie_well_check(w, client);
+		err = fd_well_begin(&w->well, client,
+				    fairdie_vmfork_generation());
 		/* Words fetched before a VM fork are not used after it. */
-		if (!err && n && gen == w->generation) {
-			err = fd_pipe_feed_words(&w->pipe, buf, n);
+		if (!err && n && gen == w->well.generation) {
+			err = fd_well_feed(&w->well, buf, n);
 			if (err)
 				fairdie_well_failed(w, source);
 		}
-		got = err ? 0 : fd_pipe_take(&w->pipe, &p->pool, want);
+		got = err ? 0 : fd_well_take(&w->well, p);
 		mutex_unlock(&w->lock);
 		memzero_explicit(buf, sizeof(buf));
 		if (err)
 			goto out_failed;
-		if (got) {
-			p->extracted_bits += got;
+		if (got)
 			return 0;
-		}
 		if (serr)
 			return serr;
 	}
 
 out_failed:
 	p->failed = true;
-	p->failure = w->pipe.failure;
+	p->failure = w->well.pipe.failure;
 	return -EIO;
 }
 
@@ -240,17 +176,11 @@ out_failed:
  * failure, nor across a VM fork.
  */
 void fairdie_well_giveback(struct fairdie_well *w,
-			   struct fairdie_well_client *client,
-			   struct fd_pipe *p)
+			   struct fd_well_client *client, struct fd_pipe *p)
 {
 	mutex_lock(&w->lock);
-	if (client->epoch == w->epoch && !w->pipe.failed && w->started &&
-	    client->generation == w->generation &&
-	    w->generation == fairdie_vmfork_generation())
-		fd_pipe_giveback(p, &w->pipe.pool);
+	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
 	mutex_unlock(&w->lock);
-	fd_pool_clear(&p->pool);
-	fd_sampler_reset(&p->sampler);
 }
 
 /**
@@ -266,9 +196,8 @@ void fairdie_wells_init(void)
 			struct fairdie_well *w = &fairdie_wells[s][e];
 
 			mutex_init(&w->lock);
-			w->pipe.extractor = e;
-			if (e == FAIRDIE_EXT_PERES)
-				w->pipe.peres = &fairdie_well_peres[s];
+			fd_well_init(&w->well, e, e == FAIRDIE_EXT_PERES ?
+				     &fairdie_well_peres[s] : NULL);
 		}
 	}
 }

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - a well: one pipeline of raw words shared by many readers.
+ *
+ * Every function here is called with the caller's lock of the well held.
+ * Disjoint bits of one stream of fair bits are independent, whoever takes
+ * them: a reader's rolls are exact whatever the others take. Bits given
+ * back are uniform and independent of every roll made (fd_pipe_giveback()),
+ * so the stream stays one of fair bits.
+ *
+ * Health: the start-up test runs when the well is first used and after each
+ * failure. A failure latches the well: readers that joined it before fail
+ * (their files stay failed until reset), and the first reader that joins it
+ * afterwards restarts it with a fresh start-up test.
+ */
+
+#include "fd_well.h"
+
+/**
+ * fd_well_init() - an empty well, started at first use
+ * @w: the well
+ * @extractor: enum fairdie_extractor
+ * @peres: Peres' state, for FAIRDIE_EXT_PERES; NULL otherwise
+ */
+void fd_well_init(struct fd_well *w, u32 extractor, struct fd_peres *peres)
+{
+	memset(w, 0, sizeof(*w));
+	w->pipe.well = true;
+	w->pipe.extractor = extractor;
+	w->pipe.peres = peres;
+}
+
+/* Discard the bits held, and the extractor's state. */
+static void fd_well_discard(struct fd_well *w)
+{
+	fd_pool_clear(&w->pipe.pool);
+	if (w->pipe.peres)
+		fd_peres_init(w->pipe.peres);
+}
+
+/**
+ * fd_well_join() - a reader starts using the well (again)
+ * @w: the well
+ * @c: the reader's record of it
+ *
+ * A reader that joins after a health failure restarts the well, with a
+ * fresh start-up test, when it first takes from it.
+ */
+void fd_well_join(struct fd_well *w, struct fd_well_client *c)
+{
+	c->epoch = w->epoch;
+	c->generation = w->generation;
+}
+
+/**
+ * fd_well_begin() - check the well before a reader takes or feeds
+ * @w: the well
+ * @c: the reader's record of it
+ * @generation: the caller's current generation; bits of another one are
+ *	discarded
+ *
+ * Return: 0, or -EIO when the well failed since @c joined it.
+ */
+int fd_well_begin(struct fd_well *w, struct fd_well_client *c,
+		  u32 generation)
+{
+	if (w->generation != generation) {
+		fd_well_discard(w);
+		w->generation = generation;
+	}
+	if (c->epoch != w->epoch)
+		return -EIO;
+	if (!w->started || w->pipe.failed) {
+		fd_pipe_configure(&w->pipe, 2, w->pipe.extractor);
+		fd_pipe_restart_hw(&w->pipe);
+		w->started = true;
+	}
+	c->generation = generation;
+	return 0;
+}
+
+/**
+ * fd_well_words() - how many raw words a reader fetches for @bits
+ * @w: the well
+ * @bits: the fair bits the reader wants
+ *
+ * Return: a number of words, 1 to FD_WELL_CHUNK, at the extractor's rate
+ * on a fair source.
+ */
+u32 fd_well_words(const struct fd_well *w, u32 bits)
+{
+	/* Von Neumann keeps a quarter of a fair source's bits. */
+	u32 per_word = w->pipe.extractor == FAIRDIE_EXT_VN ? 16 : 56;
+	u32 n = (bits + per_word - 1) / per_word;
+
+	return n < 1 ? 1 : n > FD_WELL_CHUNK ? FD_WELL_CHUNK : n;
+}
+
+/**
+ * fd_well_feed() - raw words a reader fetched, into the well
+ * @w: the well, after fd_well_begin()
+ * @words: the words, in the order the source gave them
+ * @n: how many
+ *
+ * Return: 0, or -EIO when they fail the health tests: the well is then
+ * latched (@w->epoch counts it) and emptied.
+ */
+int fd_well_feed(struct fd_well *w, const u64 *words, u32 n)
+{
+	int err = fd_pipe_feed_words(&w->pipe, words, n);
+
+	if (err) {
+		w->epoch++;
+		fd_well_discard(w);
+	}
+	return err;
+}
+
+/**
+ * fd_well_take() - fair bits for a reader
+ * @w: the well, after fd_well_begin()
+ * @p: the reader's pipeline: up to @p->want_bits go into its pool, counted
+ *	as extracted bits
+ *
+ * Return: how many bits were moved.
+ */
+u32 fd_well_take(struct fd_well *w, struct fd_pipe *p)
+{
+	u32 n = fd_pipe_take(&w->pipe, &p->pool, p->want_bits);
+
+	p->extracted_bits += n;
+	return n;
+}
+
+/**
+ * fd_well_giveback() - a reader's unused bits back to the well
+ * @w: the well
+ * @c: the reader's record of it
+ * @generation: the caller's current generation
+ * @p: the reader's pipeline; its pool and sampler state are emptied
+ *
+ * Only bits of the well's current life go back: not after a health
+ * failure, nor across a change of generation.
+ *
+ * Return: whether they went back.
+ */
+bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
+		      u32 generation, struct fd_pipe *p)
+{
+	bool ok = c->epoch == w->epoch && w->started && !w->pipe.failed &&
+		  c->generation == generation && w->generation == generation;
+
+	if (ok)
+		fd_pipe_giveback(p, &w->pipe.pool);
+	fd_pool_clear(&p->pool);
+	fd_sampler_reset(&p->sampler);
+	return ok;
+}
