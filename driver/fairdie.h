@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/fairdie.h>
 
@@ -56,6 +57,7 @@ struct fairdie_well;
  * @well: the device-wide well of a hardware source and the extractor,
  *	NULL for CRNG and SIM, whose pipeline is all the file's own
  * @client: the file's record of @well
+ * @uid: the opener, whose share of the hardware sources the file takes
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -83,6 +85,7 @@ struct fairdie_file {
 	bool dry;
 	struct fairdie_well *well;
 	struct fd_well_client client;
+	kuid_t uid;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -135,6 +138,8 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
 void fairdie_wells_init(void);
+int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock);
+extern u64 fairdie_user_bps;
 void fairdie_wells_exit(void);
 
 /* VM forks: not noticed yet. */

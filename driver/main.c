@@ -62,6 +62,15 @@ module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
 
+/* Sharing the hardware among users is the administrator's choice too. */
+static uint user_rate;
+module_param(user_rate, uint, 0444);
+MODULE_PARM_DESC(user_rate,
+		 "Most raw RDSEED/RDRAND bits one user's open files may fetch, in kbit/s, 1..10000000; 0 for no cap (default 0)");
+
+/* user_rate in bits per second. */
+u64 fairdie_user_bps;
+
 static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
@@ -429,6 +438,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f->extractor = fairdie_default_extractor;
 	f->source = fairdie_source_resolve(fairdie_default_source);
 	f->format = FAIRDIE_FMT_BINARY;
+	f->uid = file->f_cred->uid;
 	f->sim_cfg.p1_num = 1;
 	f->sim_cfg.p1_den = 2;
 	fd_sim_init(&f->sim, 0, 1, 2);
@@ -1021,6 +1031,12 @@ static int __init fairdie_parse_params(void)
 		pr_err("source=%s: not available on this machine\n", source);
 		return -ENODEV;
 	}
+	if (user_rate > 10000000) {
+		pr_err("user_rate=%u: at most 10000000 kbit/s (0: no cap)\n",
+		       user_rate);
+		return -EINVAL;
+	}
+	fairdie_user_bps = (u64)user_rate * 1000;
 	fairdie_default_extractor = ext;
 	fairdie_default_source = src;
 	return fairdie_parse_hwrng();

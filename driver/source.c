@@ -329,6 +329,10 @@ int fairdie_source_word(void *ctx, bool nonblock, u64 *word)
 	switch (f->source) {
 	case FAIRDIE_SRC_RDSEED:
 	case FAIRDIE_SRC_RDRAND:
+		err = fairdie_user_charge(f->uid, fairdie_user_bps, 64,
+					  nonblock);
+		if (err)
+			return err;
 		err = fairdie_source_hw(f->source, nonblock, word,
 					&f->stats.source_retries);
 		if (err == -EIO) {
