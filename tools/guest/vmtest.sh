@@ -10,7 +10,8 @@
 #      RDSEED, then by RDRAND
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
-#   6. module lifetime: rmmod refused while open; invalid parameters refused
+#   6. module lifetime: rmmod refused while open; invalid parameters refused;
+#      user_rate caps a user's raw bits
 # "vmtest.sh no-rdseed" is make vmtest's second run, on a CPU without RDSEED
 # and with a CRNG not initialised yet (see below).  Every step prints its figures; the last line is
 # "N passed, N failed" and the exit status is 0 only if all passed.
@@ -98,7 +99,7 @@ lifetime() {
 	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	for p in sides=0 extractor=bogus source=sim source=bogus \
 		 "extractor=dijkstra sides=67" hwrng=bogus \
-		 hwrng_quality=2000 hwrng_quality=0; do
+		 hwrng_quality=2000 hwrng_quality=0 user_rate=10000001; do
 		# shellcheck disable=SC2086
 		if insmod /root/fairdie.ko $p 2>/dev/null; then
 			echo "insmod accepted $p"
@@ -113,6 +114,21 @@ lifetime() {
 	[ "$(cat /sys/class/misc/fairdie/hwrng)" = off ] || return 1
 	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
 	rmmod fairdie
+}
+
+# user_rate caps one user's raw bits: 16 KiB of bytes (131072 bits, with
+# NONE) at 64 kbit/s take about a second beyond the bucket's first second's
+# worth; uncapped they take milliseconds.
+user_rate() {
+	insmod /root/fairdie.ko extractor=none sides=256 user_rate=64 || return 1
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	dd if=/dev/fairdie of=/dev/null bs=4096 count=4 2>/dev/null || return 1
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	bits=$(cat /sys/class/misc/fairdie/source_bits)
+	rmmod fairdie
+	ms=$(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1000 }')
+	echo "16 KiB at user_rate=64: $ms ms, $bits raw bits"
+	[ "$ms" -ge 700 ] && [ "$ms" -lt 10000 ]
 }
 
 # "vmtest.sh no-rdseed": make vmtest's second run, on a CPU without RDSEED
@@ -179,5 +195,6 @@ step fairdie-ent-none-crng fairdie_ent none crng
 step stress stress 30 2 4
 step fuzz fuzz 200000 1
 step lifetime lifetime
+step user-rate user_rate
 echo "vmtest: $passed passed, $failed failed"
 [ "$failed" = 0 ]
