@@ -119,16 +119,27 @@ int fd_well_feed(struct fd_well *w, const u64 *words, u32 n)
 /**
  * fd_well_take() - fair bits for a reader
  * @w: the well, after fd_well_begin()
- * @p: the reader's pipeline: up to @p->want_bits go into its pool, counted
- *	as extracted bits
+ * @p: the reader's pipeline: up to @p->want_bits go into its pool
+ *
+ * The reader's counters take what it took: fair bits count as extracted
+ * bits and as the raw bits they cost at the well's rate so far (raw bits
+ * taken from the source, start-up test included, per fair bit made); a
+ * DIJKSTRA well's raw bits count as raw bits.
  *
  * Return: how many bits were moved.
  */
 u32 fd_well_take(struct fd_well *w, struct fd_pipe *p)
 {
 	u32 n = fd_pipe_take(&w->pipe, &p->pool, p->want_bits);
+	u64 made = w->pipe.extracted_bits, rem;
 
+	if (w->pipe.extractor == FAIRDIE_EXT_DIJKSTRA || !made) {
+		p->source_bits += n;
+		return n;
+	}
 	p->extracted_bits += n;
+	p->source_bits += (u64)fd_div128((fd_u128)n * w->pipe.source_bits +
+					 made - 1, made, &rem);
 	return n;
 }
 

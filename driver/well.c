@@ -142,7 +142,6 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			serr = raw->word(ctx, nonblock, &buf[n]);
 		if (serr)
 			n--;
-		p->source_bits += 64ULL * n;
 		atomic64_add(64ULL * n, &fairdie_counters.source_bits);
 
 		mutex_lock(&w->lock);
