@@ -130,30 +130,47 @@ void fd_pipe_restart_hw(struct fd_pipe *p)
 }
 
 /*
+ * Count and test one raw word: 1 when it may be used, 0 when the startup
+ * test discards it (the first FD_STARTUP_BITS bits of a source are tested
+ * and discarded), -EIO when it fails the health tests.
+ */
+static int fd_pipe_check(struct fd_pipe *p, u64 w)
+{
+	enum fd_health_result r;
+
+	p->source_bits += 64;
+	if (p->tested) {
+		r = fd_health_word(&p->health, w);
+		if (r != FD_HEALTH_OK) {
+			p->failed = true;
+			p->failure = r;
+			return -EIO;
+		}
+	}
+	if (p->startup_words) {
+		p->startup_words--;
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * One raw word that passed the health tests, after the startup test (the
  * first FD_STARTUP_BITS bits of a source are tested and discarded).
  */
 static int fd_pipe_raw(struct fd_pipe *p, const struct fd_source_ops *ops,
 		       void *ctx, bool nonblock, u64 *w)
 {
-	enum fd_health_result r;
 	int err;
 
-	do {
+	for (;;) {
 		err = ops->word(ctx, nonblock, w);
 		if (err)
 			return err;
-		p->source_bits += 64;
-		if (p->tested) {
-			r = fd_health_word(&p->health, *w);
-			if (r != FD_HEALTH_OK) {
-				p->failed = true;
-				p->failure = r;
-				return -EIO;
-			}
-		}
-	} while (p->startup_words && p->startup_words--);
-	return 0;
+		err = fd_pipe_check(p, *w);
+		if (err)
+			return err < 0 ? err : 0;
+	}
 }
 
 /* Count a word that gave @n fair bits; fail a source that starves us. */
@@ -186,17 +203,11 @@ static int fd_pipe_starving(struct fd_pipe *p, u32 n)
 	return -EIO;
 }
 
-/* One raw word through the extractor into the pool. */
-static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
-			void *ctx, bool nonblock)
+/* One raw word that passed the tests, through the extractor. */
+static int fd_pipe_extract(struct fd_pipe *p, u64 w)
 {
-	u64 w, fair;
+	u64 fair;
 	u32 n;
-	int err;
-
-	err = fd_pipe_raw(p, ops, ctx, nonblock, &w);
-	if (err)
-		return err;
 
 	switch (p->extractor) {
 	case FAIRDIE_EXT_VN:
@@ -218,6 +229,17 @@ static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
 	}
 	p->extracted_bits += n;
 	return fd_pipe_starving(p, n);
+}
+
+/* One raw word from the source through the extractor into the pool. */
+static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
+			void *ctx, bool nonblock)
+{
+	u64 w;
+	int err;
+
+	err = fd_pipe_raw(p, ops, ctx, nonblock, &w);
+	return err ? err : fd_pipe_extract(p, w);
 }
 
 /*
@@ -426,33 +448,6 @@ void fd_pipe_set_demand(struct fd_pipe *p, u64 bits)
 	p->want_bits = bits < FD_PIPE_REFILL_BITS ? bits : FD_PIPE_REFILL_BITS;
 }
 
-/* Words handed to fd_pipe_feed_words(), served as a source. */
-struct fd_words {
-	const u64 *w;
-	u32 n;
-	u32 i;
-};
-
-static int fd_words_word(void *ctx, bool __always_unused nonblock, u64 *word)
-{
-	struct fd_words *a = ctx;
-
-	if (a->i >= a->n)
-		return -EAGAIN;
-	*word = a->w[a->i++];
-	return 0;
-}
-
-static bool fd_words_interrupted(void __always_unused *ctx)
-{
-	return false;
-}
-
-static const struct fd_source_ops fd_words_ops = {
-	.word = fd_words_word,
-	.interrupted = fd_words_interrupted,
-};
-
 /**
  * fd_pipe_feed_words() - raw words fetched by a reader, into the pool
  * @p: the pipeline of a well: health tests, start-up test and extractor
@@ -470,11 +465,11 @@ static const struct fd_source_ops fd_words_ops = {
  */
 int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
 {
-	struct fd_words a = { .w = words, .n = n };
 	struct fd_peres *st = p->peres;
+	u32 i = 0;
 	int err;
 
-	while (a.i < a.n) {
+	while (i < n) {
 		if (p->extractor != FAIRDIE_EXT_PERES) {
 			if (fd_pool_room(&p->pool) < 64)
 				break;
@@ -491,13 +486,14 @@ int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
 			    st->nraw + 64 == FD_PERES_BLOCK_BITS)
 				break;
 		}
-		err = fd_pipe_feed(p, &fd_words_ops, &a, true);
-		if (err == -EAGAIN)
-			return 0;
-		if (err)
+		err = fd_pipe_check(p, words[i]);
+		if (err > 0)
+			err = fd_pipe_extract(p, words[i]);
+		if (err < 0)
 			return err;
+		i++;
 	}
-	p->source_bits += 64ULL * (a.n - a.i);
+	p->source_bits += 64ULL * (n - i);
 	return 0;
 }
 

@@ -73,10 +73,6 @@ static inline bool fd_fast_pext(void)
 #include <string.h>
 #include <sys/cdefs.h>	/* __always_inline, as in the kernel */
 
-#ifndef __always_unused
-#define __always_unused	__attribute__((__unused__))
-#endif
-
 typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
