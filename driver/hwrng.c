@@ -32,6 +32,8 @@
  * @retry_at: jiffies at which a failed source is tried again
  * @retries: underflows of the source
  * @pipe: the pipeline of an open file, with von Neumann and 256 sides
+ * @vmfork_gen: the VM fork generation the bits in @pipe belong to
+ *	(driver/vmfork.c)
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
@@ -41,6 +43,7 @@ struct fairdie_hwrng {
 	unsigned long retry_at;
 	u64 retries;
 	struct fd_pipe pipe;
+	u32 vmfork_gen;
 };
 
 static struct fairdie_hwrng *fairdie_hwrng;
@@ -104,6 +107,12 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	}
 	fd_pipe_counters(&h->pipe, &before);
 	while (done < max) {
+		/* Bits made before a VM fork are not delivered after it. */
+		if (fairdie_vmfork_stale(&h->vmfork_gen)) {
+			fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
+			memzero_explicit(out, done);
+			done = 0;
+		}
 		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,
 				     &w);
 		if (err)
@@ -165,6 +174,7 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 		return -ENOMEM;
 	mutex_init(&h->lock);
 	h->source = source;
+	h->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;
 	h->rng.read = fairdie_hwrng_read;

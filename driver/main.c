@@ -129,6 +129,22 @@ static void fairdie_flush(struct fairdie_file *f)
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
+/*
+ * The guest was cloned or restored since the file's bits were made
+ * (driver/vmfork.c): discard them, as a change of extractor does, before
+ * the next roll is made or staged output copied. The simulated coin is a
+ * deterministic test stream: it goes on where it was.
+ */
+static bool fairdie_vmfork_check(struct fairdie_file *f)
+{
+	lockdep_assert_held(&f->lock);
+
+	if (!fairdie_vmfork_stale(&f->vmfork_gen))
+		return false;
+	fairdie_flush(f);
+	return true;
+}
+
 /* The lock is free again: wake poll() (the caller of a read or an ioctl). */
 static void fairdie_unlock(struct fairdie_file *f)
 {
@@ -382,6 +398,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f->sim_cfg.p1_num = 1;
 	f->sim_cfg.p1_den = 2;
 	fd_sim_init(&f->sim, 0, 1, 2);
+	f->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_flush(f);
 	fairdie_restart_source(f);
 	mutex_unlock(&f->lock);
@@ -491,12 +508,17 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 	while (done < len) {
+		/* Nothing made before a VM fork is delivered after it. */
+		fairdie_vmfork_check(f);
 		if (f->stage_pos == f->stage_len) {
 			if (done && signal_pending(current))
 				break;
 			err = fairdie_stage(f, nonblock, len - done);
 			if (!f->stage_len)
 				break;
+			/* Staged across a VM fork: made again. */
+			if (fairdie_vmfork_check(f) && !err)
+				continue;
 		}
 		done += fairdie_copy(f, buf + done, len - done, &err);
 		if (err)
@@ -902,6 +924,7 @@ static struct attribute *fairdie_attrs[] = {
 	&dev_attr_health_failures.attr,
 	&dev_attr_source_failures.attr,
 	&dev_attr_open_files.attr,
+	&dev_attr_vm_forks.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(fairdie);
@@ -997,12 +1020,17 @@ static int __init fairdie_init(void)
 	err = fairdie_fault_init();
 	if (err)
 		return err;
+	err = fairdie_vmfork_init();
+	if (err) {
+		pr_err("cannot join the VM fork notifier chain: %d\n", err);
+		goto out_fault_exit;
+	}
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
 		if (err) {
 			pr_err("cannot register the hwrng: %d\n", err);
-			goto out_fault_exit;
+			goto out_vmfork_exit;
 		}
 	}
 	err = misc_register(&fairdie_misc);
@@ -1018,6 +1046,8 @@ static int __init fairdie_init(void)
 
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
+out_vmfork_exit:
+	fairdie_vmfork_exit();
 out_fault_exit:
 	fairdie_fault_exit();
 	return err;
@@ -1028,6 +1058,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_vmfork_exit();
 	fairdie_fault_exit();
 }
 
