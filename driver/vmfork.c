@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/notifier.h>
 #include <linux/random.h>
@@ -31,6 +32,17 @@
 
 /* VM forks seen since the module was loaded: the generation number. */
 static atomic_t fairdie_vmfork_gen = ATOMIC_INIT(0);
+
+#ifdef FAIRDIE_FAULT
+/*
+ * Test builds only (driver/fault.c): /sys/kernel/debug/fairdie/vmfork_keep
+ * set to 1 makes every holder keep its bits across a VM fork, the bug the
+ * clone test (tools/vm/clonetest.sh) must catch. vm_forks still counts.
+ */
+static bool fairdie_vmfork_keep;
+#else
+#define fairdie_vmfork_keep	false
+#endif
 
 /*
  * Called by the vmgenid driver, in process context, after it has reseeded
@@ -78,7 +90,7 @@ bool fairdie_vmfork_stale(u32 *gen)
 {
 	u32 now = fairdie_vmfork_generation();
 
-	if (likely(*gen == now))
+	if (likely(*gen == now) || fairdie_vmfork_keep)
 		return false;
 	*gen = now;
 	return true;
@@ -101,6 +113,16 @@ DEVICE_ATTR_RO(vm_forks);
  */
 int fairdie_vmfork_init(void)
 {
+#ifdef FAIRDIE_FAULT
+	/* The fault injection directory, made by fairdie_fault_init(). */
+	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+
+	if (dir) {
+		debugfs_create_bool("vmfork_keep", 0600, dir,
+				    &fairdie_vmfork_keep);
+		dput(dir);
+	}
+#endif
 	if (!IS_ENABLED(CONFIG_VMGENID))
 		return 0;
 	return register_random_vmfork_notifier(&fairdie_vmfork_nb);
