@@ -10,6 +10,7 @@
 #   make vmtest       the VM selftests on one kernel (KVER=6.1 by default;
 #                     KVER=debug: a KASAN/lockdep/kmemleak kernel, built once)
 #   make vmrun CMD='...' [VMFILES='a b'] [MODPARAMS='k=v ...'] [KVER=...]
+#   make vmclone      the VM saved and restored twice: clones' rolls differ
 #   make demo         boot the VM and show real use
 #   make bench        the benchmarks
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
@@ -71,7 +72,7 @@ VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test vm-module \
-	debug-kernel debugk-canary vmtest vmtest-all vmrun demo bench bench-smoke efficiency lint docs install \
+	debug-kernel debugk-canary vmtest vmtest-all vmrun vmclone demo bench bench-smoke efficiency lint docs install \
 	uninstall clean
 .PHONY: cli kernel-check cc-check dkms-check deb pkgtest
 
@@ -152,13 +153,24 @@ VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 
 # The guest's CPU has RDSEED and RDRAND; a second, short run takes RDSEED
 # away and starts with the CRNG not initialised (tools/guest/vmtest.sh says
-# what each run tests).
+# what each run tests); on Debian's kernels, then, the clone test.
 vmtest: vm-module tools
 	$(VM) $(VM_TEST) $(DEBUGK_TEST_ARGS) --modparams "hwrng=rdseed" \
 		-- $(DEBUGK_WRAP) sh /root/vmtest.sh
 	$(VM) $(VM_TEST) --qemu "-cpu max,-rdseed" \
 		--append "random.trust_cpu=off random.trust_bootloader=off" \
 		-- sh /root/vmtest.sh no-rdseed
+	$(if $(filter debug,$(KVER)),,$(VM_CLONE))
+
+# Clone safety: a guest holding buffered rolls is saved and restored twice
+# with new VM generation IDs (QEMU's vmgenid); the clones' next rolls must
+# differ, and must not once the flush is switched off (tools/vm/clonetest.sh).
+VM_CLONE = tools/vm/clonetest.sh --kernel $(VM_IMAGE) $(DEBUGK_VM_ARGS) \
+	--module $(VM_MODDIR)/fairdie.ko --modparams "hwrng=rdseed" \
+	--bin tools/guest/vmclone
+
+vmclone: vm-module tools
+	$(VM_CLONE)
 
 # The debug kernel: built once (the first run takes a while), then the VM
 # suite runs on it inside tools/debugk/guest.sh (checkers live, fault

@@ -62,6 +62,8 @@ struct fairdie_well;
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
  *	ARRAY_SIZE(@crng)
+ * @vmfork_gen: the VM fork generation the buffered bits, the sampler's
+ *	state, @stage and @crng belong to (driver/vmfork.c)
  */
 struct fairdie_file {
 	struct mutex lock;	/* protects every field below */
@@ -89,6 +91,7 @@ struct fairdie_file {
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
+	u32 vmfork_gen;
 };
 
 /**
@@ -142,15 +145,17 @@ int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock);
 extern u64 fairdie_user_bps;
 void fairdie_wells_exit(void);
 
-/* VM forks: not noticed yet. */
-static inline u32 fairdie_vmfork_generation(void)
-{
-	return 0;
-}
-
 /* hwrng.c */
 int fairdie_hwrng_register(u32 source, u16 quality);
 void fairdie_hwrng_unregister(void);
 const char *fairdie_hwrng_state(void);
+
+/* vmfork.c */
+struct device_attribute;
+extern struct device_attribute dev_attr_vm_forks;
+u32 fairdie_vmfork_generation(void);
+bool fairdie_vmfork_stale(u32 *gen);
+int fairdie_vmfork_init(void);
+void fairdie_vmfork_exit(void);
 
 #endif /* _FAIRDIE_H */

@@ -35,6 +35,8 @@
  * @client: the hwrng's record of @well
  * @pipe: the pipeline of an open file, with von Neumann and 256 sides,
  *	fed by @well
+ * @vmfork_gen: the VM fork generation the bits in @pipe belong to
+ *	(driver/vmfork.c)
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
@@ -46,6 +48,7 @@ struct fairdie_hwrng {
 	struct fairdie_well *well;
 	struct fd_well_client client;
 	struct fd_pipe pipe;
+	u32 vmfork_gen;
 };
 
 static struct fairdie_hwrng *fairdie_hwrng;
@@ -120,6 +123,12 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	}
 	fd_pipe_set_demand(&h->pipe, 8ULL * max);
 	while (done < max) {
+		/* Bits made before a VM fork are not delivered after it. */
+		if (fairdie_vmfork_stale(&h->vmfork_gen)) {
+			fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
+			memzero_explicit(out, done);
+			done = 0;
+		}
 		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,
 				     &w);
 		if (err)
@@ -179,6 +188,7 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 	mutex_init(&h->lock);
 	h->source = source;
 	h->well = fairdie_well_get(source, FAIRDIE_EXT_VN);
+	h->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;
 	h->rng.read = fairdie_hwrng_read;

@@ -176,6 +176,22 @@ static void fairdie_flush(struct fairdie_file *f)
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
+/*
+ * The guest was cloned or restored since the file's bits were made
+ * (driver/vmfork.c): discard them, as a change of extractor does, before
+ * the next roll is made or staged output copied. The simulated coin is a
+ * deterministic test stream: it goes on where it was.
+ */
+static bool fairdie_vmfork_check(struct fairdie_file *f)
+{
+	lockdep_assert_held(&f->lock);
+
+	if (!fairdie_vmfork_stale(&f->vmfork_gen))
+		return false;
+	fairdie_flush(f);
+	return true;
+}
+
 /* The lock is free again: wake poll() (the caller of a read or an ioctl). */
 static void fairdie_unlock(struct fairdie_file *f)
 {
@@ -442,6 +458,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f->sim_cfg.p1_num = 1;
 	f->sim_cfg.p1_den = 2;
 	fd_sim_init(&f->sim, 0, 1, 2);
+	f->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_flush(f);
 	fairdie_restart_source(f);
 	mutex_unlock(&f->lock);
@@ -555,12 +572,17 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 	while (done < len) {
+		/* Nothing made before a VM fork is delivered after it. */
+		fairdie_vmfork_check(f);
 		if (f->stage_pos == f->stage_len) {
 			if (done && signal_pending(current))
 				break;
 			err = fairdie_stage(f, nonblock, len - done);
 			if (!f->stage_len)
 				break;
+			/* Staged across a VM fork: made again. */
+			if (fairdie_vmfork_check(f) && !err)
+				continue;
 		}
 		done += fairdie_copy(f, buf + done, len - done, &err);
 		if (err)
@@ -951,6 +973,7 @@ static struct attribute *fairdie_attrs[] = {
 	&dev_attr_health_failures.attr,
 	&dev_attr_source_failures.attr,
 	&dev_attr_open_files.attr,
+	&dev_attr_vm_forks.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(fairdie);
@@ -1053,12 +1076,17 @@ static int __init fairdie_init(void)
 	if (err)
 		return err;
 	fairdie_wells_init();
+	err = fairdie_vmfork_init();
+	if (err) {
+		pr_err("cannot join the VM fork notifier chain: %d\n", err);
+		goto out_wells_exit;
+	}
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
 		if (err) {
 			pr_err("cannot register the hwrng: %d\n", err);
-			goto out_fault_exit;
+			goto out_vmfork_exit;
 		}
 	}
 	err = misc_register(&fairdie_misc);
@@ -1074,7 +1102,9 @@ static int __init fairdie_init(void)
 
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
-out_fault_exit:
+out_vmfork_exit:
+	fairdie_vmfork_exit();
+out_wells_exit:
 	fairdie_wells_exit();
 	fairdie_fault_exit();
 	return err;
@@ -1085,6 +1115,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_vmfork_exit();
 	fairdie_wells_exit();
 	fairdie_fault_exit();
 }

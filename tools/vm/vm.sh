@@ -27,8 +27,13 @@ timeout=900
 append=
 qemu_args=
 klog_ignore=
+clones=0
 run=
 qpid=
+# The run's guest ports and logs: $run, or $run/cloneN for the Nth clone.
+io=
+# More QEMU arguments for the next run_vm.
+extra=()
 
 usage() {
 	cat <<EOF
@@ -47,6 +52,10 @@ guest's /root; exit with its status or 121-125 (see tools/vm/README).
   --append ARGS         more kernel command line
   --qemu ARGS           more QEMU arguments (split on blanks)
   --klog-ignore ERE     kernel log reports matching ERE do not fail the run
+  --clone N             when CMD prints a line "@@clone ready", stop the
+                        guest, save it to a file and restore it N times,
+                        each with a new VM generation ID (vmgenid); each
+                        clone's output follows a line "@@vm clone I"
 EOF
 }
 
@@ -74,6 +83,7 @@ parse_args() {
 		--append) append=$2 ;;
 		--qemu) qemu_args=$2 ;;
 		--klog-ignore) klog_ignore=$2 ;;
+		--clone) clones=$2 ;;
 		*) die "unknown option $1 (try --help)" ;;
 		esac
 		shift 2
@@ -81,6 +91,7 @@ parse_args() {
 	cmd="$*"
 	[ -f "$kernel" ] || die "no kernel image '$kernel' (--kernel)"
 	[ "$timeout" -gt 0 ] 2>/dev/null || die "--timeout wants seconds"
+	[ "$clones" -ge 0 ] 2>/dev/null || die "--clone wants a number"
 	[ -z "$modparams" ] || [ ${#modules[@]} -gt 0 ] || die "--modparams without --module"
 }
 
@@ -195,33 +206,145 @@ stage_files() {
 # Boot image $1; stream CMD's output (ttyS1) while the guest runs.  Once
 # the guest has reported everything ("@@vm done" on ttyS2), QEMU is stopped
 # if it has not powered off by itself (a kernel without ACPI halts instead).
+# The ports and logs go to $io; with --clone, QEMU also has a monitor (HMP
+# on the pipes $io/mon.in and $io/mon.out, logged in $io/mon.log).
 run_vm() {
+	local left=$((timeout - SECONDS)) mon=()
+
 	"$TOP/tools/scripts/qemu.sh" check || die "no QEMU 10 in $QEMU_DIR: run 'make deps'"
-	touch "$run/console" "$run/output" "$run/status"
+	[ "$left" -gt 0 ] || left=1
+	mkdir -p "$io" || die "cannot create $io"
+	touch "$io/console" "$io/output" "$io/status"
+	if [ "$clones" -gt 0 ]; then
+		rm -f "$io/mon.in" "$io/mon.out"
+		mkfifo "$io/mon.in" "$io/mon.out" || die "cannot create the monitor's pipes"
+		: >"$io/mon.log"
+		mon=(-chardev "pipe,id=mon,path=$io/mon" -mon "chardev=mon,mode=readline")
+	fi
 	# shellcheck disable=SC2086 # $qemu_args: one word per argument
-	timeout -k 5 "$timeout" "$QEMU_DIR/usr/bin/qemu-system-x86_64" \
+	timeout -k 5 "$left" "$QEMU_DIR/usr/bin/qemu-system-x86_64" \
 		-L "$QEMU_DIR/usr/share/qemu" -L "$QEMU_DIR/usr/share/seabios" \
 		-accel tcg -cpu max -smp 2 -m "$mem" -nodefaults -no-user-config \
 		-display none -monitor none -no-reboot \
 		-kernel "$1" -initrd "$run/initrd" -append \
 		"console=ttyS0 rdinit=/init panic=-1 log_buf_len=16M 8250.nr_uarts=4 $append" \
-		-chardev file,id=s0,path="$run/console" -serial chardev:s0 \
-		-chardev file,id=s1,path="$run/output" -serial chardev:s1 \
-		-chardev file,id=s2,path="$run/status" -serial chardev:s2 \
-		$qemu_args </dev/null >"$run/qemu.log" 2>&1 &
+		-chardev file,id=s0,path="$io/console" -serial chardev:s0 \
+		-chardev file,id=s1,path="$io/output" -serial chardev:s1 \
+		-chardev file,id=s2,path="$io/status" -serial chardev:s2 \
+		"${mon[@]}" "${extra[@]}" $qemu_args </dev/null >"$io/qemu.log" 2>&1 &
 	qpid=$!
-	tail -c +1 -s 0.2 -f --pid=$qpid "$run/output" &
+	if [ ${#mon[@]} -gt 0 ]; then
+		# Opened read-write, as QEMU opens them: neither side blocks.
+		exec 7<>"$io/mon.in" 8<>"$io/mon.out"
+		cat <&8 >>"$io/mon.log" &
+		mpid=$!
+	fi
+	tail -c +1 -s 0.2 -f --pid=$qpid "$io/output" &
 	while kill -0 $qpid 2>/dev/null; do
-		if grep -q '^@@vm done' "$run/status"; then
+		if grep -q '^@@vm done' "$io/status"; then
 			sleep 2
 			kill $qpid 2>/dev/null
 		fi
+		[ "$clones" = 0 ] || clone_step
 		sleep 0.5
 	done
 	wait $qpid
 	qrc=$?
 	qpid=
+	if [ -n "$mpid" ]; then
+		kill "$mpid" 2>/dev/null
+		exec 7>&- 8>&-
+		mpid=
+	fi
 	wait
+}
+
+# ---------------------------------------------------------------------
+# --clone: save a running guest, restore it as several clones.
+
+phase=
+saved=
+mpid=
+
+# A command to the monitor.
+mon() {
+	printf '%s\n' "$*" >&7
+}
+
+# Wait up to $2 tenths of a second for ERE $1 in the monitor's answers,
+# asking again with command $3 (if any) every tenth.
+mon_wait() {
+	local i
+
+	for i in $(seq "$2"); do
+		[ -z "${3:-}" ] || mon "$3"
+		sleep 0.1
+		grep -Eq "$1" "$io/mon.log" && return 0
+		kill -0 "$qpid" 2>/dev/null || return 1
+	done
+	return 1
+}
+
+# The guest is ready: stop it, save it to $run/snapshot (a migration to a
+# file), quit.  On failure QEMU is killed and the run ends unsaved.
+save_guest() {
+	echo "vm.sh: guest ready: stopping it and saving it at ${SECONDS}s" >&2
+	mon stop
+	mon "migrate file:$run/snapshot"
+	if mon_wait '[Ss]tatus:[[:space:]]*(completed|failed|cancelled)' 600 'info migrate' &&
+	   grep -Eq '[Ss]tatus:[[:space:]]*completed' "$io/mon.log"; then
+		saved=$(stat -c %s "$run/snapshot")
+		echo "vm.sh: saved $saved bytes at ${SECONDS}s" >&2
+		mon quit
+	else
+		echo "vm.sh: saving the guest failed; the monitor said:" >&2
+		tr -d '\r' <"$io/mon.log" | tail -n 20 >&2
+		kill "$qpid" 2>/dev/null
+	fi
+}
+
+# One look at a --clone run, from run_vm's loop.
+clone_step() {
+	case $phase in
+	parent)
+		grep -q '^@@clone ready' "$io/output" || return
+		phase=saving
+		save_guest
+		;;
+	incoming)
+		# Loaded, and paused as it was saved: let it run.
+		mon 'info status'
+		grep -Eq 'VM status: paused[[:space:]]*$' "$io/mon.log" || return
+		mon cont
+		phase=running
+		;;
+	esac
+}
+
+# Restore the saved guest $clones times, each with a VM generation ID of its
+# own: the exit status of the first clone that fails, or 0.
+run_clones() {
+	local i rc worst=0
+
+	if [ -z "$saved" ]; then
+		echo "vm.sh: the guest was never saved (no '@@clone ready' from CMD, or the save failed)" >&2
+		report
+		rc=$?
+		[ "$rc" != 0 ] || rc=$EX_DIED
+		return "$rc"
+	fi
+	for i in $(seq "$clones"); do
+		io=$run/clone$i
+		phase=incoming
+		extra=(-device "vmgenid,guid=$(cat /proc/sys/kernel/random/uuid)"
+		       -incoming "file:$run/snapshot")
+		echo "@@vm clone $i"
+		run_vm "$image"
+		report
+		rc=$?
+		[ "$worst" != 0 ] || worst=$rc
+	done
+	return "$worst"
 }
 
 # Show the kernel log's reports in file $1, and fail, if it has any that
@@ -239,41 +362,43 @@ klog_check() {
 
 console_tail() {
 	echo "vm.sh: ---- last 50 lines of the console ----" >&2
-	tail -n 50 "$run/console" | tr -d '\r' >&2
+	tail -n 50 "$io/console" | tr -d '\r' >&2
 }
 
 # The first status record $1.
 st() {
-	sed -n "s/^@@vm $1 //p" "$run/status" | head -n 1
+	sed -n "s/^@@vm $1 //p" "$io/status" | head -n 1
 }
 
 # The run's exit status, with a diagnosis on stderr.
 report() {
 	local rc
 
-	sed -n '/^@@vm dmesg-begin$/,/^@@vm dmesg-end$/{//!p}' "$run/status" >"$run/dmesg"
-	if ! grep -qx '@@vm done' "$run/status"; then
+	sed -n '/^@@vm dmesg-begin$/,/^@@vm dmesg-end$/{//!p}' "$io/status" >"$io/dmesg"
+	if ! grep -qx '@@vm done' "$io/status"; then
 		if [ $qrc = 124 ] || [ $qrc = 137 ]; then
 			echo "vm.sh: TIMEOUT after ${timeout}s ($krel): VM killed" >&2
 			console_tail
 			return $EX_TIMEOUT
 		fi
 		echo "vm.sh: the guest ($krel) died before reporting (QEMU status $qrc)" >&2
-		sed 's/^/qemu: /' "$run/qemu.log" >&2
-		klog_check "$run/console"
+		sed 's/^/qemu: /' "$io/qemu.log" >&2
+		klog_check "$io/console"
 		console_tail
 		return $EX_DIED
 	fi
 	if [ -n "$(st insmod-fail)" ]; then
 		echo "vm.sh: insmod failed in the guest ($krel): $(st insmod-fail)" >&2
-		tail -n 25 "$run/dmesg" >&2
+		tail -n 25 "$io/dmesg" >&2
 		return $EX_MODULE
 	fi
 	rc=$(st rc)
 	[ -n "$rc" ] || { console_tail; return $EX_DIED; }
-	echo "vm.sh: $krel: CMD status $rc; guest uptime at CMD start $(st cmd-start)s," \
+	# A clone started CMD before it was saved: its record is the parent's.
+	echo "vm.sh: $krel: CMD status $rc; guest uptime at CMD start" \
+		"$(sed -n 's/^@@vm cmd-start //p' "$run/status" | head -n 1)s," \
 		"at end $(st cmd-end)s; wall ${SECONDS}s" >&2
-	if ! klog_check "$run/dmesg"; then
+	if ! klog_check "$io/dmesg"; then
 		echo "vm.sh: CMD exited with status $rc, but the kernel log is not clean" >&2
 		return $EX_KLOG
 	fi
@@ -287,8 +412,9 @@ cleanup() {
 	local code=$?
 
 	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
 	if [ "$code" -ge "$EX_DIED" ] && [ "$code" != "$EX_SETUP" ]; then
-		rm -f "$run/initrd"
+		rm -f "$run/initrd" "$run/snapshot"
 		echo "vm.sh: logs kept in $run" >&2
 	else
 		rm -rf "$run"
@@ -310,13 +436,22 @@ main() {
 	set +f
 	stage_files
 	image=$(boot_image)
+	io=$run
+	if [ "$clones" -gt 0 ]; then
+		phase=parent
+		extra=(-device "vmgenid,guid=$(cat /proc/sys/kernel/random/uuid)")
+	fi
 	run_vm "$image"
 	# A vmlinux whose PVH entry fails (with KASAN) dies before its first
 	# console line: boot the bzImage instead, now and from now on.
 	if [ ! -s "$run/console" ] && [ "$qrc" != 124 ] && [ "$image" != "$kernel" ] &&
 	   [ ! -L "$image" ]; then
 		echo "vm.sh: $image did not start; booting $kernel" >&2
-		ln -sf "$kernel" "$image" && run_vm "$kernel"
+		ln -sf "$kernel" "$image" && image=$kernel && run_vm "$kernel"
+	fi
+	if [ "$clones" -gt 0 ]; then
+		run_clones
+		return
 	fi
 	report
 }

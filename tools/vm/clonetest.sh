@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# clonetest.sh - fairdie across VM clones (make vmclone, and a step of
+# make vmtest).
+#
+#   tools/vm/clonetest.sh --kernel BZIMAGE --module fairdie.ko [VM.SH OPTIONS]
+#
+# Boots the guest with QEMU's vmgenid device (tools/vm/vm.sh --clone 2),
+# where tools/guest/vmclone opens /dev/fairdie once per source and
+# extractor and reads rolls, so that every file and the hwrng pipeline hold
+# buffered bits; then vm.sh stops the guest, saves it to a file and restores
+# it twice, each time with a new VM generation ID. Each clone prints the
+# next rolls of every file. Asserted here, on the host:
+#   - vm_forks (/sys/class/misc/fairdie/vm_forks) rose in both clones;
+#   - for every hardware source, the CRNG and /dev/hwrng, the two clones'
+#     next rolls differ (32 d6 rolls agree by chance with probability
+#     6^-32 < 2^-82);
+#   - control: the simulated coin, a deterministic stream that no VM fork
+#     reseeds, gives both clones the same rolls, and the comparison sees it.
+# Then the same run once more with the flush switched off (the test build's
+# debugfs knob vmfork_keep): the comparison must now find clones that repeat
+# each other's rolls, which shows that the test catches a missing flush.
+# Exit status 0 only if all of that holds.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+VM="$TOP/tools/vm/vm.sh"
+KNOB=/sys/kernel/debug/fairdie/vmfork_keep
+# Seconds the guest waits for vm_forks to change (guest time, which stands
+# still while the guest is stopped).
+WAIT=30
+
+log=$(mktemp) || exit 125
+trap 'rm -f "$log" "$log.keep"' EXIT
+
+# Compare the clones of the vm.sh output $1. Prints a table; its status is
+# 0 when every clone saw the fork and no two clones repeat a hardware roll,
+# 1 otherwise; the sim control must agree either way (status 2 if not).
+compare() {
+	awk '
+	/^@@vm clone / { c = $3; clones[c] = 1; next }
+	c && /^vm_forks / { old[c] = $2; new[c] = $3; next }
+	c && /^after / { v[c, $2] = $3; names[$2] = 1; next }
+	END {
+		bad = 0; ctl = 0
+		if (!(1 in clones) || !(2 in clones)) {
+			print "clonetest: fewer than two clones reported"
+			exit 1
+		}
+		for (i = 1; i <= 2; i++) {
+			rose = (i in new) && new[i] + 0 > old[i] + 0
+			printf "clone %d: vm_forks %s -> %s (%s)\n", i, old[i],
+			       new[i], rose ? "rose" : "DID NOT RISE"
+			if (!rose)
+				bad = 1
+		}
+		if (!("rdseed-vn" in names) && !("rdrand-vn" in names)) {
+			print "clonetest: no hardware source was read"
+			bad = 1
+		}
+		for (n in names) {
+			if (!((1, n) in v) || !((2, n) in v)) {
+				line = "missing in a clone"
+				bad = 1
+			} else if (n ~ /^sim/) {
+				line = v[1, n] == v[2, n] ? "same" : "DIFFER"
+				line = line " (control: a deterministic coin)"
+				if (v[1, n] != v[2, n])
+					ctl = 1
+			} else if (v[1, n] == v[2, n]) {
+				line = "SAME: the clones repeat each other"
+				bad = 1
+			} else {
+				line = "differ"
+			}
+			printf("  %-16s %s\n", n, line) | "sort"
+		}
+		close("sort")
+		exit ctl ? 2 : bad
+	}' "$1"
+}
+
+echo "# --- clone test: the guest saved, restored twice with new VM generation IDs"
+"$VM" --mem 512M --timeout 180 "$@" --clone 2 -- "vmclone $WAIT" | tee "$log"
+vmrc=${PIPESTATUS[0]}
+compare "$log"
+rc=$?
+if [ "$vmrc" != 0 ] || [ "$rc" != 0 ]; then
+	echo "not ok - clone test (vm.sh status $vmrc, comparison status $rc)"
+	exit 1
+fi
+echo "ok - clones deliver different rolls after a VM fork"
+
+echo "# --- the same with the flush switched off ($KNOB = 1): must be caught"
+"$VM" --mem 512M --timeout 180 "$@" --clone 2 -- \
+	"[ -e $KNOB ] || { echo '# no $KNOB'; exit 77; }; echo 1 >$KNOB && vmclone $WAIT" |
+	tee "$log.keep"
+vmrc=${PIPESTATUS[0]}
+if [ "$vmrc" = 77 ] || grep -q "^# no $KNOB" "$log.keep"; then
+	echo "ok - # SKIP the module has no $KNOB (not a FAIRDIE_FAULT=1 build)"
+	exit 0
+fi
+compare "$log.keep"
+rc=$?
+if [ "$vmrc" != 0 ] || [ "$rc" != 1 ]; then
+	echo "not ok - without the flush the comparison did not fail (vm.sh status $vmrc, comparison status $rc)"
+	exit 1
+fi
+echo "ok - without the flush the clones repeat each other's rolls, and the comparison fails as it must"
