@@ -128,9 +128,12 @@ int main(int argc, char **argv)
 	static const u64 sides[] = { 2, 3, 6, 10, 37, 100, 1000,
 				     (1ULL << 31) + 1 };
 	u64 words = argc > 1 ? strtoull(argv[1], NULL, 0) : 1 << 16;
+	const u64 wpb = FD_PERES_BLOCK_BITS / 64;
 	double peres_eff[3] = { 0 }, d6 = 0;
 	unsigned int i;
 
+	/* Whole Peres blocks: a partly gathered one has given nothing yet. */
+	words = (words + wpb - 1) / wpb * wpb;
 	printf("Extractors on a coin with P(1) = p (%llu raw bits each)\n\n",
 	       (unsigned long long)words * 64);
 	printf("| p    | H(p)   | VN rate | p(1-p) | VN/H  | Peres rate | Peres/H | Dijkstra d6 raw bits | log2(6)/H |\n");
