@@ -34,7 +34,7 @@
  * starve an extractor (pairs 00 and 11 only, for von Neumann). For P(1) in
  * [1/20, 19/20] a word gives von Neumann nothing with probability at most
  * 0.905^32 < 0.041, so 64 words in a row have probability below 10^-88; a
- * Peres block (512 words) always gives bits; a Dijkstra roll of any sides
+ * Peres block (3072 words) always gives bits; a Dijkstra roll of any sides
  * needs at most 63 prime digits, each from a group of at most 61 bits that
  * is not constant with probability at least 0.095 per try.
  */
@@ -81,7 +81,7 @@ struct fd_source_ops {
  * @health: continuous health tests of the raw bits
  * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
  * @sampler: the exact sampler
- * @peres: Peres' extractor state, owned by the caller (10 KiB, so a file
+ * @peres: Peres' extractor state, owned by the caller (60 KiB, so a file
  *	allocates it only while it uses PERES); must be set before
  *	fd_pipe_configure() selects FAIRDIE_EXT_PERES, may be NULL otherwise
  * @dijkstra: Dijkstra's roulette

@@ -410,11 +410,10 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
  */
 
 /*
- * Peres' extractor keeps 10 KiB of state. A hardware source's is its
+ * Peres' extractor keeps 60 KiB of state. A hardware source's is its
  * well's; a file reading the kernel CRNG or the simulated coin with PERES
  * allocates its own at its first read, charged to the opener's memory
- * cgroup like the file, and keeps it until it is closed. vmalloc() takes
- * three pages for it where kmalloc() would take four.
+ * cgroup like the file, and keeps it until it is closed.
  */
 static int fairdie_peres_ready(struct fairdie_file *f)
 {

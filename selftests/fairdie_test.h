@@ -72,10 +72,10 @@
 #define MIB		((size_t)1024 * 1024)
 /*
  * A well holds at most 16 Kibit of fair bits, and for PERES the output of
- * one 32-Kibit block besides; a reader fetches at most 32 raw words before
+ * one 192-Kibit block besides; a reader fetches at most 32 raw words before
  * they are tested (admin guide, "The wells").
  */
-#define WELL_MAX_BITS	(16384 + 32768)
+#define WELL_MAX_BITS	(16384 + 196608)
 #define WELL_CHUNK_BITS	2048
 /* The last page of the address space: the kernel's, for 64 and 32-bit tasks. */
 #define KERNEL_PTR	((void *)(uintptr_t)-4096)
