@@ -102,6 +102,7 @@ struct fairdie_counters {
 extern struct fairdie_counters fairdie_counters;
 
 /* source.c */
+void fairdie_sources_probe(void);
 u32 fairdie_sources_present(void);
 u32 fairdie_source_resolve(u32 source);
 const char *fairdie_source_name(u32 source);

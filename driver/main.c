@@ -991,6 +991,7 @@ static int __init fairdie_init(void)
 {
 	int err;
 
+	fairdie_sources_probe();
 	err = fairdie_parse_params();
 	if (err)
 		return err;

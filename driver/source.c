@@ -74,13 +74,19 @@ int fairdie_source_parse(const char *name)
 	return i < 0 ? -EINVAL : i;
 }
 
+/*
+ * The hardware sources the CPU offers, probed once at load: the answer
+ * cannot change while the module is loaded.
+ */
+static u32 fairdie_hw_mask __ro_after_init;
+
 #ifdef CONFIG_X86
-static bool fairdie_hw_present(bool seed)
+static bool __init fairdie_hw_present(bool seed)
 {
 	return boot_cpu_has(seed ? X86_FEATURE_RDSEED : X86_FEATURE_RDRAND);
 }
 #else
-static bool fairdie_hw_present(bool seed)
+static bool __init fairdie_hw_present(bool seed)
 {
 	unsigned long v;
 	int i;
@@ -96,19 +102,30 @@ static bool fairdie_hw_present(bool seed)
 #endif
 
 /**
+ * fairdie_sources_probe() - find out once which instructions the CPU has
+ *
+ * Called at load, before anything asks fairdie_sources_present().
+ */
+void __init fairdie_sources_probe(void)
+{
+	if (fairdie_hw_present(true))
+		fairdie_hw_mask |= BIT(FAIRDIE_SRC_RDSEED);
+	if (fairdie_hw_present(false))
+		fairdie_hw_mask |= BIT(FAIRDIE_SRC_RDRAND);
+}
+
+/**
  * fairdie_sources_present() - the sources this machine offers
+ *
+ * The instructions found at load, less those that fault injection hides.
  *
  * Return: a bitmask of (1 << FAIRDIE_SRC_x); AUTO, CRNG and SIM always.
  */
 u32 fairdie_sources_present(void)
 {
 	u32 mask = BIT(FAIRDIE_SRC_AUTO) | BIT(FAIRDIE_SRC_CRNG) |
-		   BIT(FAIRDIE_SRC_SIM);
+		   BIT(FAIRDIE_SRC_SIM) | fairdie_hw_mask;
 
-	if (fairdie_hw_present(true))
-		mask |= BIT(FAIRDIE_SRC_RDSEED);
-	if (fairdie_hw_present(false))
-		mask |= BIT(FAIRDIE_SRC_RDRAND);
 	return mask & ~fairdie_fault_absent();
 }
 
