@@ -20,6 +20,7 @@
 #include <linux/timekeeping.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <linux/string.h>
 #include <asm/archrandom.h>
 
 #include "fairdie.h"
@@ -173,6 +174,8 @@ static bool fairdie_rdseed_once(void *ctx, u64 *word)
 	if (!arch_get_random_seed_longs(&v, 1))
 		return false;
 	*word = v;
+	/* No copy of the bits stays behind on this stack. */
+	memzero_explicit(&v, sizeof(v));
 	fairdie_hw_heard(&fairdie_heard_rdseed);
 	return true;
 }
@@ -190,6 +193,8 @@ static bool fairdie_rdrand_once(void *ctx, u64 *word)
 	if (!arch_get_random_longs(&v, 1))
 		return false;
 	*word = v;
+	/* No copy of the bits stays behind on this stack. */
+	memzero_explicit(&v, sizeof(v));
 	fairdie_hw_heard(&fairdie_heard_rdrand);
 	return true;
 }
