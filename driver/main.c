@@ -395,7 +395,8 @@ static int fairdie_release(struct inode *inode, struct file *file)
 {
 	struct fairdie_file *f = file->private_data;
 
-	timer_delete_sync(&f->dry_timer);
+	/* Nothing can re-arm it now: the file has no reader nor poller left. */
+	timer_shutdown_sync(&f->dry_timer);
 	fairdie_set_failed(f, false);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
