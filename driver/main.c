@@ -151,11 +151,14 @@ static void fairdie_dry_end(struct timer_list *t)
 /*
  * A non-blocking read found the source dry (an underflowing RDSEED, a CRNG
  * not yet initialised): poll() says not readable until the timer fires.
+ * A timer already pending is left as it is (timer_reduce() returns without
+ * a lock then), so that a loop of poll() calls arms it once a tick, not on
+ * every call, and cannot keep pushing its expiry away.
  */
 static void fairdie_set_dry(struct fairdie_file *f)
 {
 	WRITE_ONCE(f->dry, true);
-	mod_timer(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
+	timer_reduce(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
 }
 
 /* The device-wide health and counters are those of RDSEED and RDRAND. */
@@ -536,7 +539,11 @@ static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 	if (READ_ONCE(f->failed))
 		return EPOLLERR;
 	if (READ_ONCE(f->source) == FAIRDIE_SRC_CRNG && !rng_is_initialized()) {
-		/* Look again soon: the CRNG says nothing when it is ready. */
+		/*
+		 * Look again soon: the CRNG tells no module when it is ready
+		 * (6.1 exports no notifier for it), so the dry timer wakes the
+		 * pollers each tick until it is.
+		 */
 		fairdie_set_dry(f);
 		return 0;
 	}
