@@ -114,6 +114,14 @@ int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 *word, u64 *retries);
 
 /* hwrng.c */
+/*
+ * The most entropy credited per 1024 bits of RDRAND. RDRAND is the output of
+ * a DRBG that its entropy source reseeds at least once every 511 outputs of
+ * 128 bits: Intel's DRNG Software Implementation Guide ("Generating Seeds
+ * from RDRAND") makes one 128-bit seed from 512 such outputs, that is 128
+ * bits of entropy in 65536, or 2 in 1024.
+ */
+#define FAIRDIE_RDRAND_QUALITY	2
 int fairdie_hwrng_register(u32 source, u16 quality);
 void fairdie_hwrng_unregister(void);
 const char *fairdie_hwrng_state(void);

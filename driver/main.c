@@ -60,7 +60,7 @@ MODULE_PARM_DESC(hwrng,
 static ushort hwrng_quality = 1000;
 module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
-		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
+		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000); at most 2 with hwrng=rdrand, whose bits are a DRBG's output");
 
 static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
@@ -956,6 +956,12 @@ static int __init fairdie_parse_hwrng(void)
 		pr_err("hwrng=%s: not one of auto, off, rdseed, rdrand\n",
 		       hwrng);
 		return -EINVAL;
+	}
+	if (fairdie_hwrng_source == FAIRDIE_SRC_RDRAND &&
+	    hwrng_quality > FAIRDIE_RDRAND_QUALITY) {
+		pr_notice("hwrng=rdrand: RDRAND is a DRBG's output, credited at most %u bits per 1024, not %u\n",
+			  FAIRDIE_RDRAND_QUALITY, hwrng_quality);
+		hwrng_quality = FAIRDIE_RDRAND_QUALITY;
 	}
 	return 0;
 }
