@@ -110,8 +110,9 @@ int fairdie_source_parse(const char *name);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
 struct hwrng;
+u64 fairdie_hwrng_deadline(void);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
-			 u64 *word, u64 *retries);
+			 u64 deadline, u64 *word, u64 *retries);
 
 /* hwrng.c */
 /*

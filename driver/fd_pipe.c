@@ -217,14 +217,31 @@ static int fd_pipe_feed(struct fd_pipe *p, const struct fd_source_ops *ops,
 	return fd_pipe_starving(p, n);
 }
 
+/**
+ * fd_pipe_set_refill() - how far a refill fills the pool
+ * @p: the pipeline
+ * @bits: a refill stops once the pool holds this many bits, at most
+ *	FD_PIPE_REFILL_BITS; 0 for FD_PIPE_REFILL_BITS (the default). At
+ *	least one word is always taken
+ *
+ * A caller that knows what it will take sizes the refills to it, so that
+ * the source is asked for no more: the hwrng asks for what the hwrng core
+ * asked for.
+ */
+void fd_pipe_set_refill(struct fd_pipe *p, u32 bits)
+{
+	p->refill_bits = bits < FD_PIPE_REFILL_BITS ? bits : FD_PIPE_REFILL_BITS;
+}
+
 /*
- * Add bits to the pool: at least one, then up to FD_PIPE_REFILL_BITS while
- * a word's output surely fits.
+ * Add bits to the pool: at least one, then up to @p->refill_bits while a
+ * word's output surely fits.
  */
 static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 			  void *ctx, bool nonblock)
 {
 	u32 burst = p->extractor == FAIRDIE_EXT_PERES ? FD_PERES_MAX_OUT : 64;
+	u32 target = p->refill_bits ? p->refill_bits : FD_PIPE_REFILL_BITS;
 	u32 before = p->pool.count;
 	int err;
 
@@ -242,7 +259,7 @@ static int fd_pipe_refill(struct fd_pipe *p, const struct fd_source_ops *ops,
 		if (err)
 			return err;
 	} while (p->pool.count == before ||
-		 (p->pool.count < FD_PIPE_REFILL_BITS &&
+		 (p->pool.count < target &&
 		  fd_pool_room(&p->pool) >= burst));
 	return 0;
 }

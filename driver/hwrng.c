@@ -31,6 +31,7 @@
  * @failed: the health tests failed; nothing is delivered until @retry_at
  * @retry_at: jiffies at which a failed source is tried again
  * @retries: underflows of the source
+ * @deadline: when the read in progress stops waiting for the source
  * @pipe: the pipeline of an open file, with von Neumann and 256 sides
  */
 struct fairdie_hwrng {
@@ -40,6 +41,7 @@ struct fairdie_hwrng {
 	bool failed;
 	unsigned long retry_at;
 	u64 retries;
+	u64 deadline;
 	struct fd_pipe pipe;
 };
 
@@ -57,8 +59,8 @@ static int fairdie_hwrng_word(void *ctx, bool nonblock, u64 *word)
 {
 	struct fairdie_hwrng *h = ctx;
 
-	return fairdie_source_hwrng(&h->rng, h->source, nonblock, word,
-				    &h->retries);
+	return fairdie_source_hwrng(&h->rng, h->source, nonblock, h->deadline,
+				    word, &h->retries);
 }
 
 static bool fairdie_hwrng_interrupted(void *ctx)
@@ -102,6 +104,12 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 		}
 		fairdie_hwrng_restart(h);
 	}
+	/*
+	 * One deadline for the whole read, and a refill of what the core
+	 * asked for: the core holds its reading mutex while we wait.
+	 */
+	h->deadline = fairdie_hwrng_deadline();
+	fd_pipe_set_refill(&h->pipe, min_t(size_t, max, U32_MAX / 8) * 8);
 	fd_pipe_counters(&h->pipe, &before);
 	while (done < max) {
 		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,

@@ -30,8 +30,9 @@
 /* The number of tries when probing for an instruction at load time. */
 #define FAIRDIE_HW_PROBES	64
 /*
- * The longest an hwrng read waits for the instruction: the hwrng core holds
- * its reading mutex meanwhile, and calls again when given nothing.
+ * The longest one hwrng read waits for the instruction, all its words
+ * together: the hwrng core holds its reading mutex meanwhile, and calls
+ * again when given nothing.
  */
 #define FAIRDIE_HWRNG_WAIT_US	10000
 
@@ -307,28 +308,44 @@ static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
 };
 
 /**
+ * fairdie_hwrng_deadline() - when a read of the hwrng that starts now must
+ *	stop waiting for the instruction
+ *
+ * Return: the deadline for fairdie_source_hwrng(), FAIRDIE_HWRNG_WAIT_US
+ * from now.
+ */
+u64 fairdie_hwrng_deadline(void)
+{
+	return fairdie_hw_now(NULL) + FAIRDIE_HWRNG_WAIT_US;
+}
+
+/**
  * fairdie_source_hwrng() - fairdie_source_hw() for the hwrng pipeline
  * @rng: the hwrng; a nap ends early when it is being unregistered
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
  * @nonblock: give up with -EAGAIN rather than sleep
+ * @deadline: from fairdie_hwrng_deadline() at the start of the read
  * @word: receives the bits
  * @retries: incremented for every underflow
  *
- * A blocking request waits at most FAIRDIE_HWRNG_WAIT_US (plus a nap): the
- * hwrng core holds its reading mutex meanwhile.
+ * A blocking request waits until @deadline at most (plus a nap): the hwrng
+ * core holds its reading mutex meanwhile. Past it, a word still gets one
+ * round of FD_HW_TRIES tries, without a nap.
  *
  * Return: as fairdie_source_hw(), with -EAGAIN also when the wait was spent
  * while the source is alive (the core then calls again), -EINTR when the
  * hwrng is being unregistered.
  */
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
-			 u64 *word, u64 *retries)
+			 u64 deadline, u64 *word, u64 *retries)
 {
+	u64 now = fairdie_hw_now(NULL);
 	int err;
 
 	err = fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
 			  &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
-			  rng, nonblock, FAIRDIE_HWRNG_WAIT_US, word, retries);
+			  rng, nonblock, deadline > now ? deadline - now : 0,
+			  word, retries);
 	return err == -ETIMEDOUT ? -EAGAIN : err;
 }
 

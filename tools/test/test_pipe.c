@@ -8,7 +8,8 @@
  * counters add up; fd_pipe_fill() makes the rolls of fd_pipe_roll(); and
  * fd_pipe_set_sides() keeps the fair bits in flight (the exactness of the
  * rolls across it is proven in test_batch.c), so that alternating dice
- * cost their entropy.
+ * cost their entropy; fd_pipe_set_refill() sizes a refill to the caller's
+ * request (the hwrng's), and its default is FD_PIPE_REFILL_BITS.
  */
 #include <math.h>
 
@@ -277,6 +278,37 @@ static void test_mixed(void)
 	}
 }
 
+/*
+ * 64 fair bits with VN from a fresh pipeline: a refill sized to k bits
+ * stops at the first word that brings the pool to k (a word gives VN at
+ * most 32 bits); by default k is FD_PIPE_REFILL_BITS.
+ */
+static void test_refill(void)
+{
+	static const u32 asks[] = { 0, 64, 65, 256, 512, 2048, 4096, 1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(asks); i++) {
+		u32 k = !asks[i] || asks[i] > FD_PIPE_REFILL_BITS ?
+			FD_PIPE_REFILL_BITS : asks[i] < 64 ? 64 : asks[i];
+		struct src s = { 0 };
+		u64 w, held;
+
+		setup(&pipe_a, &s, 256, FAIRDIE_EXT_VN, 1, 2);
+		if (asks[i])
+			fd_pipe_set_refill(&pipe_a, asks[i]);
+		CHECK(!fd_pipe_fair64(&pipe_a, &ops, &s, false, &w),
+		      "refill %u: fair64 failed", asks[i]);
+		held = pipe_a.pool.count + 64;
+		CHECK(held >= k && held < k + 32,
+		      "refill %u: the pool held %llu bits after the refill, %u asked for",
+		      asks[i], (unsigned long long)held, k);
+		NOTE("refill %u: %llu raw bits for 64 fair bits (%u of them the start-up test)",
+		     asks[i], (unsigned long long)pipe_a.source_bits,
+		     FD_STARTUP_BITS);
+	}
+}
+
 int main(void)
 {
 	test_stuck();
@@ -285,5 +317,6 @@ int main(void)
 	test_counters();
 	test_fill();
 	test_mixed();
+	test_refill();
 	return fd_check_summary();
 }
