@@ -116,6 +116,7 @@ struct fairdie_counters {
 extern struct fairdie_counters fairdie_counters;
 
 /* source.c */
+void fairdie_sources_probe(void);
 u32 fairdie_sources_present(void);
 u32 fairdie_source_resolve(u32 source);
 const char *fairdie_source_name(u32 source);
@@ -123,8 +124,9 @@ int fairdie_source_parse(const char *name);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
 struct hwrng;
+u64 fairdie_hwrng_deadline(void);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
-			 u64 *word, u64 *retries);
+			 u64 deadline, u64 *word, u64 *retries);
 
 /* main.c */
 const char *fairdie_extractor_name(u32 extractor);
@@ -146,6 +148,14 @@ extern u64 fairdie_user_bps;
 void fairdie_wells_exit(void);
 
 /* hwrng.c */
+/*
+ * The most entropy credited per 1024 bits of RDRAND. RDRAND is the output of
+ * a DRBG that its entropy source reseeds at least once every 511 outputs of
+ * 128 bits: Intel's DRNG Software Implementation Guide ("Generating Seeds
+ * from RDRAND") makes one 128-bit seed from 512 such outputs, that is 128
+ * bits of entropy in 65536, or 2 in 1024.
+ */
+#define FAIRDIE_RDRAND_QUALITY	2
 int fairdie_hwrng_register(u32 source, u16 quality);
 void fairdie_hwrng_unregister(void);
 const char *fairdie_hwrng_state(void);

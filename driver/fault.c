@@ -12,6 +12,9 @@
  *                 this many milliseconds from the write; 0 stops it
  *   starve_pid    every try by this process fails, others' succeed: one
  *                 reader starved while others are served; 0 stops it
+ *   flaky         N > 1: only every N-th try (counted over all readers)
+ *                 goes on to the knobs below or the instruction, the others
+ *                 fail, as under contention from other CPUs; 0 stops it
  *   stuck         1: every try delivers the same word, FAIRDIE_FAULT_WORD
  *   zeros         1: every try delivers 0 with success, as the RDSEED of
  *                 some AMD Zen 5 processors does (erratum, CF = 1)
@@ -53,6 +56,8 @@ static bool fairdie_fault_zeros;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
 static u32 fairdie_fault_starve_pid;
 static u32 fairdie_fault_absent_mask;
+static u32 fairdie_fault_flaky;
+static atomic_t fairdie_fault_flaky_tries = ATOMIC_INIT(0);
 /* Underflow until this jiffy, while fairdie_fault_underflow is set. */
 static u64 fairdie_fault_underflow;
 static unsigned long fairdie_fault_underflow_end;
@@ -74,6 +79,8 @@ static struct fd_sim fairdie_fault_coin;
  */
 bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 {
+	u32 flaky = READ_ONCE(fairdie_fault_flaky);
+
 	if (!(READ_ONCE(fairdie_fault_sources) & BIT(source)))
 		return false;
 	if (READ_ONCE(fairdie_fault_underflow) &&
@@ -82,6 +89,9 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 	} else if (READ_ONCE(fairdie_fault_starve_pid) &&
 		   READ_ONCE(fairdie_fault_starve_pid) ==
 		   (u32)task_tgid_nr(current)) {
+		*ok = false;
+	} else if (flaky > 1 &&
+		   (u32)atomic_inc_return(&fairdie_fault_flaky_tries) % flaky) {
 		*ok = false;
 	} else if (READ_ONCE(fairdie_fault_stuck)) {
 		*word = FAIRDIE_FAULT_WORD;
@@ -204,6 +214,7 @@ int fairdie_fault_init(void)
 	debugfs_create_file_unsafe("underflow_ms", 0600, d, NULL,
 				   &fairdie_fault_underflow_fops);
 	debugfs_create_u32("starve_pid", 0600, d, &fairdie_fault_starve_pid);
+	debugfs_create_u32("flaky", 0600, d, &fairdie_fault_flaky);
 	debugfs_create_bool("stuck", 0600, d, &fairdie_fault_stuck);
 	debugfs_create_bool("zeros", 0600, d, &fairdie_fault_zeros);
 	debugfs_create_file("bias", 0600, d, NULL, &fairdie_fault_bias_fops);

@@ -41,10 +41,13 @@
 /*
  * timer_delete_sync() is del_timer_sync() renamed (6.2; 6.15 drops the old
  * name). A 6.1 stable release has it only from 6.1.84 on; del_timer_sync()
- * is in every 6.1.
+ * is in every 6.1. timer_shutdown_sync() (6.2) also stops a timer for good,
+ * so that a later mod_timer() on it does nothing; 6.1 has no such state, and
+ * there the caller alone makes sure that nothing re-arms it.
  */
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_delete_sync(timer)	del_timer_sync(timer)
+#define timer_shutdown_sync(timer)	del_timer_sync(timer)
 #endif
 
 /*

@@ -26,6 +26,7 @@
 /**
  * struct fairdie_hwrng - the entropy feeding pipeline
  * @rng: what the hwrng core sees
+ * @in_use: the core made @rng current and has not let it go since
  * @lock: serialises reads of the pipeline
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
  * @failed: the health tests failed; nothing is delivered until @retry_at
@@ -33,6 +34,7 @@
  * @retries: underflows of the source
  * @well: the von Neumann well of @source
  * @client: the hwrng's record of @well
+ * @deadline: when the read in progress stops waiting for the source
  * @pipe: the pipeline of an open file, with von Neumann and 256 sides,
  *	fed by @well
  * @vmfork_gen: the VM fork generation the bits in @pipe belong to
@@ -40,6 +42,7 @@
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
+	bool in_use;
 	struct mutex lock;	/* protects every field below */
 	u32 source;
 	bool failed;
@@ -47,6 +50,7 @@ struct fairdie_hwrng {
 	u64 retries;
 	struct fairdie_well *well;
 	struct fd_well_client client;
+	u64 deadline;
 	struct fd_pipe pipe;
 	u32 vmfork_gen;
 };
@@ -66,8 +70,8 @@ static int fairdie_hwrng_word(void *ctx, bool nonblock, u64 *word)
 {
 	struct fairdie_hwrng *h = ctx;
 
-	return fairdie_source_hwrng(&h->rng, h->source, nonblock, word,
-				    &h->retries);
+	return fairdie_source_hwrng(&h->rng, h->source, nonblock, h->deadline,
+				    word, &h->retries);
 }
 
 static bool fairdie_hwrng_interrupted(void *ctx)
@@ -121,6 +125,11 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 		}
 		fairdie_hwrng_restart(h);
 	}
+	/*
+	 * One deadline for the whole read, and a refill of what the core
+	 * asked for: the core holds its reading mutex while we wait.
+	 */
+	h->deadline = fairdie_hwrng_deadline();
 	fd_pipe_set_demand(&h->pipe, 8ULL * max);
 	while (done < max) {
 		/* Bits made before a VM fork are not delivered after it. */
@@ -151,6 +160,27 @@ out_unlock:
 	 * restarts the read() when the handler asks for it (-ERESTARTSYS).
 	 */
 	return err == -EAGAIN || err == -EINTR ? 0 : err;
+}
+
+/*
+ * The core calls ->init when it makes an hwrng current (unless it still
+ * holds it from an earlier time) and ->cleanup when the last user of an
+ * hwrng that is no longer current lets it go: between the two the core
+ * reads it and credits what it reads. No other way to know is exported.
+ */
+static int fairdie_hwrng_init(struct hwrng *rng)
+{
+	struct fairdie_hwrng *h = container_of(rng, struct fairdie_hwrng, rng);
+
+	WRITE_ONCE(h->in_use, true);
+	return 0;
+}
+
+static void fairdie_hwrng_cleanup(struct hwrng *rng)
+{
+	struct fairdie_hwrng *h = container_of(rng, struct fairdie_hwrng, rng);
+
+	WRITE_ONCE(h->in_use, false);
 }
 
 /**
@@ -191,6 +221,8 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 	h->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;
+	h->rng.init = fairdie_hwrng_init;
+	h->rng.cleanup = fairdie_hwrng_cleanup;
 	h->rng.read = fairdie_hwrng_read;
 	h->rng.quality = quality;
 
@@ -202,9 +234,21 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 		return err;
 	}
 	fairdie_hwrng = h;
-	/* Since 6.2 the core lowers it to rng_core.default_quality. */
-	pr_info("hwrng: feeding the entropy pool from %s, crediting %u bits per 1024\n",
-		fairdie_source_name(source), h->rng.quality);
+	/*
+	 * Only the current hwrng is read and credited. The core makes a new
+	 * one current when there is none, or when it beats the current one's
+	 * quality and the administrator chose none; since 6.2 it lowers the
+	 * quality to rng_core.default_quality on the way.
+	 */
+	if (!READ_ONCE(h->in_use))
+		pr_info("hwrng: registered with %s, but another hwrng is current: nothing credited unless fairdie is chosen in /sys/class/misc/hw_random/rng_current\n",
+			fairdie_source_name(source));
+	else if (!h->rng.quality)
+		pr_info("hwrng: feeding the entropy pool from %s, crediting nothing (rng_core.default_quality=0)\n",
+			fairdie_source_name(source));
+	else
+		pr_info("hwrng: feeding the entropy pool from %s, crediting %u bits per 1024\n",
+			fairdie_source_name(source), h->rng.quality);
 	return 0;
 }
 

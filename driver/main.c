@@ -60,7 +60,7 @@ MODULE_PARM_DESC(hwrng,
 static ushort hwrng_quality = 1000;
 module_param(hwrng_quality, ushort, 0444);
 MODULE_PARM_DESC(hwrng_quality,
-		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000)");
+		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000); at most 2 with hwrng=rdrand, whose bits are a DRBG's output");
 
 /* Sharing the hardware among users is the administrator's choice too. */
 static uint user_rate;
@@ -214,11 +214,14 @@ static void fairdie_dry_end(struct timer_list *t)
 /*
  * A non-blocking read found the source dry (an underflowing RDSEED, a CRNG
  * not yet initialised): poll() says not readable until the timer fires.
+ * A timer already pending is left as it is (timer_reduce() returns without
+ * a lock then), so that a loop of poll() calls arms it once a tick, not on
+ * every call, and cannot keep pushing its expiry away.
  */
 static void fairdie_set_dry(struct fairdie_file *f)
 {
 	WRITE_ONCE(f->dry, true);
-	mod_timer(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
+	timer_reduce(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
 }
 
 static void fairdie_set_failed(struct fairdie_file *f, bool failed)
@@ -471,7 +474,8 @@ static int fairdie_release(struct inode *inode, struct file *file)
 {
 	struct fairdie_file *f = file->private_data;
 
-	timer_delete_sync(&f->dry_timer);
+	/* Nothing can re-arm it now: the file has no reader nor poller left. */
+	timer_shutdown_sync(&f->dry_timer);
 	/* What the file did not use serves the next reader of its well. */
 	if (f->well)
 		fairdie_well_giveback(f->well, &f->client, &f->pipe);
@@ -616,7 +620,11 @@ static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 	if (READ_ONCE(f->failed))
 		return EPOLLERR;
 	if (READ_ONCE(f->source) == FAIRDIE_SRC_CRNG && !rng_is_initialized()) {
-		/* Look again soon: the CRNG says nothing when it is ready. */
+		/*
+		 * Look again soon: the CRNG tells no module when it is ready
+		 * (6.1 exports no notifier for it), so the dry timer wakes the
+		 * pollers each tick until it is.
+		 */
 		fairdie_set_dry(f);
 		return 0;
 	}
@@ -1020,6 +1028,12 @@ static int __init fairdie_parse_hwrng(void)
 		       hwrng);
 		return -EINVAL;
 	}
+	if (fairdie_hwrng_source == FAIRDIE_SRC_RDRAND &&
+	    hwrng_quality > FAIRDIE_RDRAND_QUALITY) {
+		pr_notice("hwrng=rdrand: RDRAND is a DRBG's output, credited at most %u bits per 1024, not %u\n",
+			  FAIRDIE_RDRAND_QUALITY, hwrng_quality);
+		hwrng_quality = FAIRDIE_RDRAND_QUALITY;
+	}
 	return 0;
 }
 
@@ -1068,6 +1082,7 @@ static int __init fairdie_init(void)
 {
 	int err;
 
+	fairdie_sources_probe();
 	err = fairdie_parse_params();
 	if (err)
 		return err;

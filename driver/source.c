@@ -20,6 +20,7 @@
 #include <linux/timekeeping.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <linux/string.h>
 #include <asm/archrandom.h>
 
 #include "fairdie.h"
@@ -29,8 +30,9 @@
 /* The number of tries when probing for an instruction at load time. */
 #define FAIRDIE_HW_PROBES	64
 /*
- * The longest an hwrng read waits for the instruction: the hwrng core holds
- * its reading mutex meanwhile, and calls again when given nothing.
+ * The longest one hwrng read waits for the instruction, all its words
+ * together: the hwrng core holds its reading mutex meanwhile, and calls
+ * again when given nothing.
  */
 #define FAIRDIE_HWRNG_WAIT_US	10000
 
@@ -74,13 +76,19 @@ int fairdie_source_parse(const char *name)
 	return i < 0 ? -EINVAL : i;
 }
 
+/*
+ * The hardware sources the CPU offers, probed once at load: the answer
+ * cannot change while the module is loaded.
+ */
+static u32 fairdie_hw_mask __ro_after_init;
+
 #ifdef CONFIG_X86
-static bool fairdie_hw_present(bool seed)
+static bool __init fairdie_hw_present(bool seed)
 {
 	return boot_cpu_has(seed ? X86_FEATURE_RDSEED : X86_FEATURE_RDRAND);
 }
 #else
-static bool fairdie_hw_present(bool seed)
+static bool __init fairdie_hw_present(bool seed)
 {
 	unsigned long v;
 	int i;
@@ -96,19 +104,30 @@ static bool fairdie_hw_present(bool seed)
 #endif
 
 /**
+ * fairdie_sources_probe() - find out once which instructions the CPU has
+ *
+ * Called at load, before anything asks fairdie_sources_present().
+ */
+void __init fairdie_sources_probe(void)
+{
+	if (fairdie_hw_present(true))
+		fairdie_hw_mask |= BIT(FAIRDIE_SRC_RDSEED);
+	if (fairdie_hw_present(false))
+		fairdie_hw_mask |= BIT(FAIRDIE_SRC_RDRAND);
+}
+
+/**
  * fairdie_sources_present() - the sources this machine offers
+ *
+ * The instructions found at load, less those that fault injection hides.
  *
  * Return: a bitmask of (1 << FAIRDIE_SRC_x); AUTO, CRNG and SIM always.
  */
 u32 fairdie_sources_present(void)
 {
 	u32 mask = BIT(FAIRDIE_SRC_AUTO) | BIT(FAIRDIE_SRC_CRNG) |
-		   BIT(FAIRDIE_SRC_SIM);
+		   BIT(FAIRDIE_SRC_SIM) | fairdie_hw_mask;
 
-	if (fairdie_hw_present(true))
-		mask |= BIT(FAIRDIE_SRC_RDSEED);
-	if (fairdie_hw_present(false))
-		mask |= BIT(FAIRDIE_SRC_RDRAND);
 	return mask & ~fairdie_fault_absent();
 }
 
@@ -156,6 +175,8 @@ static bool fairdie_rdseed_once(void *ctx, u64 *word)
 	if (!arch_get_random_seed_longs(&v, 1))
 		return false;
 	*word = v;
+	/* No copy of the bits stays behind on this stack. */
+	memzero_explicit(&v, sizeof(v));
 	fairdie_hw_heard(&fairdie_heard_rdseed);
 	return true;
 }
@@ -173,6 +194,8 @@ static bool fairdie_rdrand_once(void *ctx, u64 *word)
 	if (!arch_get_random_longs(&v, 1))
 		return false;
 	*word = v;
+	/* No copy of the bits stays behind on this stack. */
+	memzero_explicit(&v, sizeof(v));
 	fairdie_hw_heard(&fairdie_heard_rdrand);
 	return true;
 }
@@ -285,28 +308,44 @@ static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
 };
 
 /**
+ * fairdie_hwrng_deadline() - when a read of the hwrng that starts now must
+ *	stop waiting for the instruction
+ *
+ * Return: the deadline for fairdie_source_hwrng(), FAIRDIE_HWRNG_WAIT_US
+ * from now.
+ */
+u64 fairdie_hwrng_deadline(void)
+{
+	return fairdie_hw_now(NULL) + FAIRDIE_HWRNG_WAIT_US;
+}
+
+/**
  * fairdie_source_hwrng() - fairdie_source_hw() for the hwrng pipeline
  * @rng: the hwrng; a nap ends early when it is being unregistered
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
  * @nonblock: give up with -EAGAIN rather than sleep
+ * @deadline: from fairdie_hwrng_deadline() at the start of the read
  * @word: receives the bits
  * @retries: incremented for every underflow
  *
- * A blocking request waits at most FAIRDIE_HWRNG_WAIT_US (plus a nap): the
- * hwrng core holds its reading mutex meanwhile.
+ * A blocking request waits until @deadline at most (plus a nap): the hwrng
+ * core holds its reading mutex meanwhile. Past it, a word still gets one
+ * round of FD_HW_TRIES tries, without a nap.
  *
  * Return: as fairdie_source_hw(), with -EAGAIN also when the wait was spent
  * while the source is alive (the core then calls again), -EINTR when the
  * hwrng is being unregistered.
  */
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
-			 u64 *word, u64 *retries)
+			 u64 deadline, u64 *word, u64 *retries)
 {
+	u64 now = fairdie_hw_now(NULL);
 	int err;
 
 	err = fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
 			  &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
-			  rng, nonblock, FAIRDIE_HWRNG_WAIT_US, word, retries);
+			  rng, nonblock, deadline > now ? deadline - now : 0,
+			  word, retries);
 	return err == -ETIMEDOUT ? -EAGAIN : err;
 }
 

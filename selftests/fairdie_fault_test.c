@@ -22,7 +22,9 @@
  *               failures are logged
  *   hwrng       a failed hwrng source delivers nothing for its 10 s back-off
  *               and then recovers; an underflowing one makes /dev/hwrng
- *               readers wait, interruptibly, and is no failure
+ *               readers wait, interruptibly, and is no failure; under
+ *               contention one call of the driver waits 10 ms in all, not
+ *               10 ms a word, and refills what the core asked for
  */
 #include <sys/klog.h>
 #include <sys/mount.h>
@@ -58,6 +60,7 @@ static void faults_off(struct __test_metadata *const _metadata)
 {
 	ASSERT_EQ(0, knob_write("underflow_ms", "0"));
 	ASSERT_EQ(0, knob_write("starve_pid", "0"));
+	ASSERT_EQ(0, knob_write("flaky", "0"));
 	ASSERT_EQ(0, knob_write("stuck", "0"));
 	ASSERT_EQ(0, knob_write("zeros", "0"));
 	ASSERT_EQ(0, knob_write("bias", "0"));
@@ -609,6 +612,44 @@ TEST_F_TIMEOUT(fault, hwrng_underflow_waits_interruptibly, 60)
 	/* The source back, the read goes through. */
 	ASSERT_EQ(0, knob_write("underflow_ms", "0"));
 	ASSERT_EQ((ssize_t)sizeof(buf), read(fd, buf, sizeof(buf)));
+	close(fd);
+}
+
+/*
+ * Under contention (only one try in 100 succeeds, so that every word costs
+ * a nap of a tick or two), a read of 8 bytes from /dev/hwrng returns in
+ * tens of milliseconds: one call of the driver waits 10 ms in all (plus a
+ * nap) and refills what the core asked for (64 bytes on x86). A read may
+ * take a few calls, and wait for a call of the core's own thread: 250 ms
+ * leaves room for a slow guest under TCG (the longest seen: 94 ms). A
+ * 10 ms budget per word and a refill of 2048 fair bits, some 128 words,
+ * made one call take over a second (1548 ms), while the core's reading
+ * mutex was held.
+ */
+TEST_F_TIMEOUT(fault, hwrng_read_deadline, 120)
+{
+	unsigned char buf[8];
+	double t0, ms, worst = 0, total = 0;
+	int fd, i;
+
+	if (!hwrng_ours())
+		SKIP(return, "the module feeds no hwrng (hwrng=off)");
+	fd = open(HWRNG_DEV, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(hwrng_wait_ok(fd));
+	ASSERT_EQ(0, knob_write("flaky", "100"));
+	/* 4096 bits: more than the pipeline and the core hold beforehand. */
+	for (i = 0; i < 64; i++) {
+		t0 = now_ms();
+		ASSERT_EQ((ssize_t)sizeof(buf), read(fd, buf, sizeof(buf)));
+		ms = now_ms() - t0;
+		total += ms;
+		if (ms > worst)
+			worst = ms;
+	}
+	TH_LOG("64 reads of 8 bytes under contention: %.0f ms in all, the longest %.0f ms",
+	       total, worst);
+	ASSERT_GT(250.0, worst);
 	close(fd);
 }
 

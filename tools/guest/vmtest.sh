@@ -7,7 +7,7 @@
 #      built for 32 bits (fairdie_*_test_32), through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
-#      RDSEED, then by RDRAND
+#      RDSEED, then by RDRAND; RDRAND's credit capped at 2 bits per 1024
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused;
@@ -63,6 +63,19 @@ hwrng_feed() {
 	[ "$(cat /sys/class/misc/hw_random/rng_current)" = fairdie ] || return 1
 	[ "$(cat /sys/class/misc/fairdie/hwrng)" = "$1 ok" ] || return 1
 	fips </dev/hwrng
+}
+
+# hwrng=rdrand is credited at most 2 bits per 1024 (a DRBG's output),
+# whatever hwrng_quality asks for: the hwrng core's rng_quality says so.
+hwrng_rdrand_credit() {
+	rmmod fairdie &&
+		insmod /root/fairdie.ko hwrng=rdrand hwrng_quality=1000 || return 1
+	echo fairdie >/sys/class/misc/hw_random/rng_current || return 1
+	q=$(cat /sys/class/misc/hw_random/rng_quality)
+	p=$(cat /sys/module/fairdie/parameters/hwrng_quality)
+	echo "hwrng=rdrand hwrng_quality=1000: rng_quality $q, parameter $p"
+	dmesg | grep 'fairdie: hwrng' | tail -n 2
+	[ "$q" -le 2 ] && [ "$p" -le 2 ]
 }
 
 fairdie_fips() {
@@ -188,6 +201,7 @@ step tool sh /root/test_vm.sh
 step auto-rdseed auto_rdseed
 step hwrng-rngtest-rdseed hwrng_feed rdseed
 step hwrng-rngtest-rdrand hwrng_feed rdrand
+step hwrng-rdrand-credit hwrng_rdrand_credit
 step fairdie-rngtest fairdie_fips
 step fairdie-ent-vn-rdrand fairdie_ent vn rdrand
 step fairdie-ent-peres-sim fairdie_ent peres sim

@@ -21,8 +21,9 @@
  *             passing made it 0.4923, 18 standard errors off, with the
  *             full-entropy cutoffs this replaced)
  *   serial    fd_health_word() against a bit-by-bit reference of the same
- *             tests: the same first failing word on every sequence of four
- *             words from a family of run-boundary words, under several
+ *             tests: the same first failing word, and the same test named
+ *             (the one whose alarm bit comes first), on every sequence of
+ *             four words from a family of run-boundary words, under several
  *             cutoffs, and on long random streams of biased coins
  *   stuck     all-zero and all-one words, and fd_sim with p = 0 and p = 1,
  *             fail in the word holding bit C of the run
@@ -742,8 +743,6 @@ static void test_hwbias(void)
  * The word-at-a-time tests against a bit-by-bit reference.
  */
 
-enum { REF_RCT = 1, REF_APT = 2, REF_WORD = 4 };
-
 struct ref {
 	u32 c, a, wc;
 	bool words;
@@ -762,15 +761,20 @@ static void ref_init(struct ref *r, const struct fd_health *h)
 	r->words = h->check_words;
 }
 
-/* SP 800-90B 4.4.1 and 4.4.2, one bit at a time; the tests that fired. */
-static unsigned int ref_word(struct ref *r, u64 w)
+/*
+ * SP 800-90B 4.4.1 and 4.4.2, one bit at a time: the test that fired first
+ * (the word check before any bit, the repetition count before the adaptive
+ * proportion at the same bit), or FD_HEALTH_OK.
+ */
+static enum fd_health_result ref_word(struct ref *r, u64 w)
 {
-	unsigned int i, fired = 0;
+	enum fd_health_result first = FD_HEALTH_OK;
+	unsigned int i;
 
 	if (r->words) {
 		r->repeats = r->have && w == r->last ? r->repeats + 1 : 0;
 		if (r->repeats >= r->wc)
-			fired |= REF_WORD;
+			first = FD_HEALTH_WORD;
 		r->have = true;
 		r->last = w;
 	}
@@ -784,8 +788,8 @@ static unsigned int ref_word(struct ref *r, u64 w)
 			r->run_bit = b;
 			r->run = 1;
 		}
-		if (r->run >= r->c)
-			fired |= REF_RCT;
+		if (r->run >= r->c && first == FD_HEALTH_OK)
+			first = FD_HEALTH_RCT;
 		/* Adaptive proportion. */
 		if (!r->seen) {
 			r->first = b;
@@ -794,26 +798,10 @@ static unsigned int ref_word(struct ref *r, u64 w)
 		r->count += b == r->first;
 		if (++r->seen == FD_APT_WINDOW)
 			r->seen = 0;
-		if (r->count >= r->a)
-			fired |= REF_APT;
+		if (r->count >= r->a && first == FD_HEALTH_OK)
+			first = FD_HEALTH_APT;
 	}
-	return fired;
-}
-
-static bool same_verdict(enum fd_health_result r, unsigned int fired)
-{
-	switch (r) {
-	case FD_HEALTH_OK:
-		return !fired;
-	case FD_HEALTH_RCT:
-		return fired & REF_RCT;
-	case FD_HEALTH_APT:
-		return fired & REF_APT;
-	case FD_HEALTH_WORD:
-		return fired & REF_WORD;
-	default:
-		return false;
-	}
+	return first;
 }
 
 /* Cutoffs under which short sequences reach every test. */
@@ -868,10 +856,10 @@ static void test_serial(void)
 			seqs++;
 			for (i = 0; i < depth; i++, m /= nf) {
 				u64 w = fam[m % nf];
-				unsigned int fired = ref_word(&r, w);
+				enum fd_health_result fired = ref_word(&r, w);
 				enum fd_health_result res = fd_health_word(&h, w);
 
-				if (!same_verdict(res, fired)) {
+				if (res != fired) {
 					bad++;
 					break;
 				}
@@ -904,10 +892,10 @@ static void test_serial(void)
 			seqs++;
 			for (i = 0; i < 2; i++) {
 				u64 w = fam2[i ? n % nf : n / nf];
-				unsigned int fired = ref_word(&r, w);
+				enum fd_health_result fired = ref_word(&r, w);
 				enum fd_health_result res = fd_health_word(&h, w);
 
-				if (!same_verdict(res, fired)) {
+				if (res != fired) {
 					bad++;
 					break;
 				}
@@ -941,8 +929,7 @@ static void test_serial(void)
 			fd_sim_init(&sim, 1000 + ci * 10 + pi, ps[pi][0], ps[pi][1]);
 			serial_setup(&h, &r, ci);
 			for (k = 0; k < 30000; k++) {
-				unsigned int fired;
-				enum fd_health_result res;
+				enum fd_health_result fired, res;
 
 				/* Now and then a repeated word. */
 				if (fd_test_below(&rng, 8))
@@ -950,7 +937,7 @@ static void test_serial(void)
 				fired = ref_word(&r, w);
 				res = fd_health_word(&h, w);
 				words++;
-				bad += !same_verdict(res, fired);
+				bad += res != fired;
 				if (fired || res != FD_HEALTH_OK) {
 					fails++;
 					fd_health_restart(&h);

@@ -10,7 +10,8 @@
  * rolls across it is proven in test_batch.c), so that alternating dice
  * cost their entropy; a shared well fed in chunks and taken from in pieces
  * hands out the very bit stream of the pipeline (fd_pipe_feed_words(),
- * fd_pipe_take()).
+ * fd_pipe_take()); fd_pipe_set_demand() sizes a refill to the caller's
+ * request (the hwrng's), and its default is FD_PIPE_REFILL_BITS.
  */
 #include <math.h>
 
@@ -350,6 +351,33 @@ static void test_well(void)
 		      pipe_a.source_bits <= 8192 && !pipe_a.pool.count,
 		      "well, extractor %u: a stuck source fails after %llu bits",
 		      ext, (unsigned long long)pipe_a.source_bits);
+ * 64 fair bits with VN from a fresh pipeline: a refill sized to k bits
+ * stops at the first word that brings the pool to k (a word gives VN at
+ * most 32 bits); by default k is FD_PIPE_REFILL_BITS.
+ */
+static void test_refill(void)
+{
+	static const u32 asks[] = { 0, 64, 65, 256, 512, 2048, 4096, 1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(asks); i++) {
+		u32 k = !asks[i] || asks[i] > FD_PIPE_REFILL_BITS ?
+			FD_PIPE_REFILL_BITS : asks[i] < 64 ? 64 : asks[i];
+		struct src s = { 0 };
+		u64 w, held;
+
+		setup(&pipe_a, &s, 256, FAIRDIE_EXT_VN, 1, 2);
+		if (asks[i])
+			fd_pipe_set_demand(&pipe_a, asks[i]);
+		CHECK(!fd_pipe_fair64(&pipe_a, &ops, &s, false, &w),
+		      "refill %u: fair64 failed", asks[i]);
+		held = pipe_a.pool.count + 64;
+		CHECK(held >= k && held < k + 32,
+		      "refill %u: the pool held %llu bits after the refill, %u asked for",
+		      asks[i], (unsigned long long)held, k);
+		NOTE("refill %u: %llu raw bits for 64 fair bits (%u of them the start-up test)",
+		     asks[i], (unsigned long long)pipe_a.source_bits,
+		     FD_STARTUP_BITS);
 	}
 }
 
@@ -362,5 +390,6 @@ int main(void)
 	test_fill();
 	test_mixed();
 	test_well();
+	test_refill();
 	return fd_check_summary();
 }
