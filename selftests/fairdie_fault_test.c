@@ -161,12 +161,13 @@ static void hw_config(struct __test_metadata *const _metadata, int fd,
 static size_t drain(int fd)
 {
 	int flags = fcntl(fd, F_GETFL);
-	static char buf[4096];
+	static char buf[WELL_MAX_BITS];
 	size_t total = 0;
 	ssize_t n;
 
+	/* One read takes it all, the next one finds the source dry. */
 	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-	while (total < 16 * WELL_MAX_BITS &&
+	while (total < 4 * sizeof(buf) &&
 	       (n = read(fd, buf, sizeof(buf))) > 0)
 		total += n;
 	fcntl(fd, F_SETFL, flags);

@@ -351,6 +351,10 @@ static void test_well(void)
 		      pipe_a.source_bits <= 8192 && !pipe_a.pool.count,
 		      "well, extractor %u: a stuck source fails after %llu bits",
 		      ext, (unsigned long long)pipe_a.source_bits);
+	}
+}
+
+/*
  * 64 fair bits with VN from a fresh pipeline: a refill sized to k bits
  * stops at the first word that brings the pool to k (a word gives VN at
  * most 32 bits); by default k is FD_PIPE_REFILL_BITS.
