@@ -28,7 +28,7 @@
 /**
  * struct fairdie_file - everything one open file of /dev/fairdie owns
  * @lock: serialises readers and ioctls of the file
- * @sides: number of faces
+ * @sides: number of faces (of @weights, when set)
  * @extractor: enum fairdie_extractor
  * @source: enum fairdie_source, resolved (never FAIRDIE_SRC_AUTO)
  * @format: enum fairdie_format
@@ -54,6 +54,8 @@
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
  *	ARRAY_SIZE(@crng)
+ * @weights: the weighted die of FAIRDIE_IOC_SET_WEIGHTS, its table in the
+ *	same allocation, charged to the opener; NULL for a fair die
  */
 struct fairdie_file {
 	struct mutex lock;	/* protects every field below */
@@ -78,6 +80,7 @@ struct fairdie_file {
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
+	struct fd_weights *weights;
 };
 
 /**

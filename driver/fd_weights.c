@@ -118,11 +118,13 @@ u64 fd_weights_weight(const struct fd_weights *w, u32 face)
  * The sampler's die becomes the uniform die of W faces (its precision and
  * width follow), as fd_sampler_set_sides() does for any change of die;
  * fd_sampler_set_sides() afterwards returns it to a fair die, the state
- * kept again.
+ * kept again. Its draws are never plain runs of fair bits, even for a
+ * power-of-two W: @s->pow2_bits says so, for the callers that look.
  */
 void fd_weights_attach(const struct fd_weights *w, struct fd_sampler *s)
 {
 	fd_sampler_set_sides(s, w->total);
+	s->pow2_bits = 0;
 }
 
 /* The face whose interval holds @x, from its guide entry on. */
