@@ -27,6 +27,9 @@
 #include "fd_weights.h"
 #include "fd_roll.h"
 
+/* Totals up to 2^-FD_WEIGHTS_LOW_SHIFT of the target let M run low. */
+#define FD_WEIGHTS_LOW_SHIFT	24
+
 /**
  * fd_weights_table_words() - size of the table fd_weights_init() fills
  * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
@@ -150,16 +153,30 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 					      u64 *face)
 {
 	u64 n = w->total, r = w->recip, z = *zp, m = *mp, q, rem, x, lo, wf;
-	u64 target = 1ULL << precision;
+	u64 target = 1ULL << precision, low = target;
 	unsigned int k;
 	u32 f;
 
+	/*
+	 * Any M >= W allows a step: a small die tops M up only once it fell
+	 * below 2^-8 of its target, every few draws, while rejection stays
+	 * below W / M <= 2^-16. Those bits are then taken all at once, so
+	 * that the state never depends on how the pool was refilled.
+	 */
+	if (n <= target >> FD_WEIGHTS_LOW_SHIFT)
+		low = target >> 8;
 	for (;;) {
-		if (m < target) {
+		if (m < low) {
 			/* k <= 63 and M 2^k < 2^64 */
 			k = precision + 1 - fls64(m);
-			if (unlikely(k > fair->count))
+			if (unlikely(k > fair->count)) {
+				if (low < target) {
+					*zp = z;
+					*mp = m;
+					return false;
+				}
 				k = fair->count;
+			}
 			if (k) {
 				z += m * fd_pool_take(fair, k);
 				m <<= k;

@@ -524,6 +524,7 @@ struct ref {
 	fd_u128 z, m;
 	unsigned int precision;
 	u64 bits;
+	bool m_topping;		/* topping up, to the target */
 };
 
 /* One draw from the bits of @src, one at a time; false if they run out. */
@@ -531,6 +532,7 @@ static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 		     const u64 *src, u64 nbits, u64 *pos, u64 *face)
 {
 	fd_u128 w = cum[count], target = (fd_u128)1 << r->precision, q, x;
+	fd_u128 low = target;
 	u32 f;
 
 	if (w == 1) {
@@ -539,8 +541,22 @@ static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 		*face = f;
 		return true;
 	}
+	/*
+	 * The 64-bit road of a small die lets M run down to 2^-8 of its
+	 * target, and then takes all the bits to the target at once.
+	 */
+	if (r->precision <= 63 && !(r->m >> 64) && w <= target >> 24)
+		low = target >> 8;
 	for (;;) {
-		while (r->m < target) {
+		if (r->m < low && low < target) {
+			unsigned int need = r->precision + 1 -
+					    (64 - __builtin_clzll((u64)r->m));
+
+			if (nbits - *pos < need)
+				return false;
+		}
+		while (r->m < low || (r->m < target && r->m_topping)) {
+			r->m_topping = true;
 			if (*pos == nbits)
 				return false;
 			r->z += r->m * ((src[*pos / 64] >> (*pos % 64)) & 1);
@@ -548,6 +564,7 @@ static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 			(*pos)++;
 			r->bits++;
 		}
+		r->m_topping = false;
 		q = r->m / w;
 		if (r->z < q * w)
 			break;
@@ -612,6 +629,7 @@ static void ref_one(const u64 *weights, u32 count, u64 pre_sides,
 	r.m = s.m;
 	r.precision = s.precision;
 	r.bits = 0;
+	r.m_topping = false;
 	s.bits = 0;
 	for (k = 0; k < 20000; k++) {
 		bool ok, rok;
