@@ -18,7 +18,11 @@
  *
  * The bits a draw costs: on average log2(W) go into X and
  * log2(w_f) come back, E[log2(W / w_f)] = H(w); what the sampler itself
- * loses to rejection is below 2^-(precision - log2 W) per draw.
+ * loses to rejection is tiny. Like the sampler's fair dice, a small W is
+ * rolled in batches of W^k, whose base-W digits are independent rolls of
+ * W: each digit is one draw, its residue absorbed in turn, the digits not
+ * drawn yet kept in the sampler's pending digits (uniform and independent
+ * of everything, so fd_sampler_set_sides() folds them back).
  *
  * The range only grows back to at most Q w_f <= M w_f / W < M, so the
  * state never needs more bits than the sampler gives it.
@@ -26,6 +30,13 @@
 
 #include "fd_weights.h"
 #include "fd_roll.h"
+
+/*
+ * The guide has at least this many entries (4 KiB): a die of a total up
+ * to that has one entry per value of X, which names its face outright,
+ * and the search never loops (nor mispredicts a branch).
+ */
+#define FD_WEIGHTS_MIN_GUIDE	1024	/* 2^10 */
 
 /* Totals up to 2^-FD_WEIGHTS_LOW_SHIFT of the target let M run low. */
 #define FD_WEIGHTS_LOW_SHIFT	24
@@ -35,14 +46,15 @@
  * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
  *
  * Return: the number of 64-bit words: @count + 1 cumulative sums and the
- * guide, one 32-bit entry per face rounded up to a power of two (at least
- * two).
+ * guide, four 32-bit entries per face rounded up to a power of two (at
+ * least FD_WEIGHTS_MIN_GUIDE): few faces share a bucket, so that the
+ * search seldom loops.
  */
 size_t fd_weights_table_words(u32 count)
 {
-	size_t guide = 2;
+	size_t guide = FD_WEIGHTS_MIN_GUIDE;
 
-	while (guide < count)
+	while (guide < (size_t)4 * count)
 		guide *= 2;
 	return (size_t)count + 1 + guide / 2;
 }
@@ -63,7 +75,7 @@ int fd_weights_init(struct fd_weights *w, u64 *table, u32 count)
 {
 	u64 sum = 0, start;
 	u32 i, f, first = count, nb;
-	unsigned int g = 1, bits;
+	unsigned int g = 10, bits;
 	u32 *guide;
 
 	if (!count || count > FD_WEIGHTS_MAX_FACES)
@@ -80,7 +92,7 @@ int fd_weights_init(struct fd_weights *w, u64 *table, u32 count)
 		return -EINVAL;
 	table[0] = 0;
 
-	while ((1U << g) < count)
+	while ((1U << g) < 4 * count)
 		g++;
 	bits = fls64(sum - 1);
 	guide = (u32 *)(table + count + 1);
@@ -93,7 +105,6 @@ int fd_weights_init(struct fd_weights *w, u64 *table, u32 count)
 		guide[i] = f;
 	}
 	w->total = sum;
-	w->recip = sum > 1 ? fd_recip(sum) : 0;
 	w->count = count;
 	w->first = first;
 	w->cum = table;
@@ -142,37 +153,60 @@ static __always_inline u32 fd_weights_find(const u64 *cum, const u32 *guide,
 }
 
 /*
- * One draw on a 64-bit state (M < 2^64, precision at most 63), the state
- * and the bit counter in the caller's registers. False when @fair ran dry
- * before M reached its target: the state keeps the bits it took.
+ * The 64-bit state of a draw in the caller's registers: the sampler's Z,
+ * M, the digits of a batch not drawn yet and the bits taken.
+ */
+struct fd_weights_regs {
+	u64 z;
+	u64 m;
+	u64 digits;
+	u64 bits;
+	unsigned int ndigits;
+};
+
+/*
+ * One draw on a 64-bit state (M < 2^64, precision at most 63). X comes
+ * from a roll of the sampler's batch die, W^k (W itself when k is 1): its
+ * k base-W digits are independent uniform rolls of W, the first drawn at
+ * once, the others kept in the sampler's pending digits for the next
+ * draws, which then take no bits at all. False when @fair ran dry before
+ * M reached its target: the state keeps the bits it took.
  */
 static __always_inline bool fd_weights_step64(const struct fd_weights *w,
+					      const struct fd_sampler *s,
 					      struct fd_pool *fair,
-					      unsigned int precision,
-					      u64 *zp, u64 *mp, u64 *bits,
+					      struct fd_weights_regs *g,
 					      u64 *face)
 {
-	u64 n = w->total, r = w->recip, z = *zp, m = *mp, q, rem, x, lo, wf;
-	u64 target = 1ULL << precision, low = target;
+	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
+	u64 target = 1ULL << s->precision, low = target, x, lo, wf;
 	unsigned int k;
 	u32 f;
 
+	if (g->ndigits) {
+		g->digits = fd_recip_div_small(g->digits, w->total,
+					       s->sides_recip, &x);
+		g->ndigits--;
+		q = m;
+		goto found;
+	}
 	/*
-	 * Any M >= W allows a step: a small die tops M up only once it fell
-	 * below 2^-8 of its target, every few draws, while rejection stays
-	 * below W / M <= 2^-16. Those bits are then taken all at once, so
-	 * that the state never depends on how the pool was refilled.
+	 * Any M >= W^k allows a step: a small die tops M up only once it
+	 * fell below 2^-8 of its target, every few draws, while rejection
+	 * stays below W^k / M <= 2^-7 (2^-16 without batches). Those bits
+	 * are then taken all at once, so that the state never depends on
+	 * how the pool was refilled.
 	 */
-	if (n <= target >> FD_WEIGHTS_LOW_SHIFT)
+	if (w->total <= target >> FD_WEIGHTS_LOW_SHIFT && n <= target >> 8)
 		low = target >> 8;
 	for (;;) {
 		if (m < low) {
 			/* k <= 63 and M 2^k < 2^64 */
-			k = precision + 1 - fls64(m);
+			k = s->precision + 1 - fls64(m);
 			if (unlikely(k > fair->count)) {
 				if (low < target) {
-					*zp = z;
-					*mp = m;
+					g->z = z;
+					g->m = m;
 					return false;
 				}
 				k = fair->count;
@@ -180,28 +214,33 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 			if (k) {
 				z += m * fd_pool_take(fair, k);
 				m <<= k;
-				*bits += k;
+				g->bits += k;
 			}
 			if (unlikely(m < target)) {
-				*zp = z;
-				*mp = m;
+				g->z = z;
+				g->m = m;
 				return false;
 			}
 		}
 		q = fd_recip_div(m, n, r, &rem);
-		/* Accept below Q W = M - (M mod W). */
+		/* Accept below Q W^k = M - (M mod W^k). */
 		if (likely(z < m - rem))
 			break;
 		z -= m - rem;
 		m = rem;
 	}
 	z = fd_recip_div(z, n, r, &x);
+	if (s->batch_len > 1) {
+		g->digits = fd_recip_div_small(x, w->total, s->sides_recip, &x);
+		g->ndigits = s->batch_len - 1;
+	}
+found:
 	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
 	lo = x - w->cum[f];
 	wf = w->cum[f + 1] - w->cum[f];
 	/* Q w_f <= M w_f / W < 2^64: the residue always fits. */
-	*zp = z * wf + lo;
-	*mp = q * wf;
+	g->z = z * wf + lo;
+	g->m = q * wf;
 	*face = f;
 	return true;
 }
@@ -275,7 +314,7 @@ static bool fd_weights_narrow(const struct fd_sampler *s)
 bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 		     struct fd_pool *fair, u64 *face)
 {
-	u64 z, m;
+	struct fd_weights_regs g;
 	bool ok;
 
 	if (w->total == 1) {
@@ -283,15 +322,23 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 		return true;
 	}
 	if (!fd_weights_narrow(s)) {
+		/* Digits pending on a wide state go back into it first. */
+		if (s->ndigits)
+			fd_weights_attach(w, s);
 		ok = fd_weights_step128(w, s, fair, face);
 		s->large = s->precision > 63 || (s->m >> 64);
 	} else {
-		z = s->z;
-		m = s->m;
-		ok = fd_weights_step64(w, fair, s->precision, &z, &m, &s->bits,
-				       face);
-		s->z = z;
-		s->m = m;
+		g.z = s->z;
+		g.m = s->m;
+		g.digits = s->digits;
+		g.ndigits = s->ndigits;
+		g.bits = s->bits;
+		ok = fd_weights_step64(w, s, fair, &g, face);
+		s->z = g.z;
+		s->m = g.m;
+		s->digits = g.digits;
+		s->ndigits = g.ndigits;
+		s->bits = g.bits;
 		s->large = false;
 	}
 	/* Without recycling every draw starts afresh: exact, if wasteful. */
@@ -317,27 +364,31 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 		    struct fd_pool *fair, u8 *dst, u32 count, u32 width)
 {
-	u64 z, m, bits, v;
+	struct fd_weights_regs g;
 	u32 made = 0;
+	u64 v;
 
 	if (w->total == 1 || !s->recycle || !fd_weights_narrow(s)) {
 		while (made < count && fd_weights_draw(w, s, fair, &v))
 			fd_put_roll(dst + made++ * width, v, width);
 		return made;
 	}
-	z = s->z;
-	m = s->m;
-	bits = s->bits;
-	while (made < count &&
-	       fd_weights_step64(w, fair, s->precision, &z, &m, &bits, &v)) {
+	g.z = s->z;
+	g.m = s->m;
+	g.digits = s->digits;
+	g.ndigits = s->ndigits;
+	g.bits = s->bits;
+	while (made < count && fd_weights_step64(w, s, fair, &g, &v)) {
 		if (width == 1)
 			dst[made++] = v;
 		else
 			fd_put_roll(dst + made++ * width, v, width);
 	}
-	s->z = z;
-	s->m = m;
-	s->bits = bits;
+	s->z = g.z;
+	s->m = g.m;
+	s->digits = g.digits;
+	s->ndigits = g.ndigits;
+	s->bits = g.bits;
 	s->large = false;
 	return made;
 }

@@ -23,7 +23,6 @@
 /**
  * struct fd_weights - a weighted die, its table owned by the caller
  * @total: W, the sum of the weights, 1..2^64-1
- * @recip: fd_recip(W) when W >= 2, to divide by W with a multiplication
  * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
  * @first: the first face of positive weight (the only one when W is 1)
  * @guide_shift: X >> @guide_shift indexes @guide
@@ -33,7 +32,6 @@
  */
 struct fd_weights {
 	u64 total;
-	u64 recip;
 	u32 count;
 	u32 first;
 	u32 guide_shift;

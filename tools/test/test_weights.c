@@ -295,10 +295,13 @@ static void jrecord(struct jrun *j, const struct jnode *v, u32 stage, u64 hist,
 	a->key[3] = s->z2;
 	a->key[4] = s->m2;
 	a->key[5] = s->turn;
+	/* The digits of a batch not drawn yet: independent, kept aside. */
+	a->key[6] = s->digits;
+	a->key[7] = s->ndigits;
 	a->z = s->z;
-	if ((u64)s->m % t->weights[face] || s->ndigits || s->m >> 64) {
-		j->ok = CHECK(false, "joint: draw kept M = %llu for a face of weight %llu, %u digits",
-			      (u64)s->m, t->weights[face], s->ndigits);
+	if ((u64)s->m % t->weights[face] || s->m >> 64) {
+		j->ok = CHECK(false, "joint: draw kept M = %llu for a face of weight %llu",
+			      (u64)s->m, t->weights[face]);
 	}
 }
 
@@ -515,6 +518,15 @@ static void test_joint(void)
 	joint_run("127 = 2^7 - 1/(1,2)", stop, 2, 4, 7, 0, 24);
 	joint_run("d3/W = 1/(1,2)", sone, 3, 6, 4, 0, 24);
 	joint_run("(1,29)/d6/(1,2)", slop, 3, 5, 6, 0, 24);
+	/*
+	 * Draws in batches of W^k: 27 = 3^3 for (1,2), 36 = 6^2 for the
+	 * zeros, 4 = 2^2 for (1,1) (no batches: a power of two), 9 = 3^2
+	 * with a d6 of batches 36 in between.
+	 */
+	joint_run("(1,2) in batches of 27", s12, 1, 6, 6, 5, 26);
+	joint_run("zeros in batches of 36/d5", szero, 2, 5, 7, 6, 24);
+	joint_run("(1,1) batch bits 2", s11, 1, 6, 4, 2, 26);
+	joint_run("(1,29)/d6/(1,2), batches", slop, 3, 6, 7, 6, 24);
 }
 
 /* ------------------------------------------------------------------ */
@@ -525,14 +537,20 @@ struct ref {
 	unsigned int precision;
 	u64 bits;
 	bool m_topping;		/* topping up, to the target */
+	u64 batch;		/* W^k, rolled at once on the 64-bit road */
+	unsigned int batch_len;	/* k */
+	fd_u128 digits;		/* the digits of a batch not drawn yet */
+	unsigned int nd;	/* how many */
 };
 
 /* One draw from the bits of @src, one at a time; false if they run out. */
 static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 		     const u64 *src, u64 nbits, u64 *pos, u64 *face)
 {
-	fd_u128 w = cum[count], target = (fd_u128)1 << r->precision, q, x;
+	fd_u128 w = cum[count], target = (fd_u128)1 << r->precision, q, x, n;
 	fd_u128 low = target;
+	unsigned int k = 1;
+	bool narrow = r->precision <= 63 && !(r->m >> 64);
 	u32 f;
 
 	if (w == 1) {
@@ -541,12 +559,33 @@ static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 		*face = f;
 		return true;
 	}
-	/*
-	 * The 64-bit road of a small die lets M run down to 2^-8 of its
-	 * target, and then takes all the bits to the target at once.
-	 */
-	if (r->precision <= 63 && !(r->m >> 64) && w <= target >> 24)
-		low = target >> 8;
+	if (r->nd && narrow) {
+		/* A digit of the last batch, least significant first. */
+		x = r->digits % w;
+		r->digits /= w;
+		r->nd--;
+		q = r->m;
+		goto found;
+	}
+	while (r->nd) {
+		/* Digits pending on a wide state go back into it. */
+		r->z = r->z * w + r->digits % w;
+		r->m *= w;
+		r->digits /= w;
+		r->nd--;
+	}
+	n = w;
+	if (narrow) {
+		n = r->batch;
+		k = r->batch_len;
+		/*
+		 * The 64-bit road of a small die lets M run down to 2^-8 of
+		 * its target, and then takes all the bits to the target at
+		 * once.
+		 */
+		if (w <= target >> 24 && n <= target >> 8)
+			low = target >> 8;
+	}
 	for (;;) {
 		if (r->m < low && low < target) {
 			unsigned int need = r->precision + 1 -
@@ -565,16 +604,23 @@ static bool ref_draw(struct ref *r, const u64 *cum, u32 count,
 			r->bits++;
 		}
 		r->m_topping = false;
-		q = r->m / w;
-		if (r->z < q * w)
+		q = r->m / n;
+		if (r->z < q * n)
 			break;
-		r->z -= q * w;
-		r->m -= q * w;
+		r->z -= q * n;
+		r->m -= q * n;
 	}
-	x = r->z % w;
+	x = r->z % n;
+	r->z /= n;
+	if (k > 1) {
+		r->digits = x / w;
+		r->nd = k - 1;
+		x %= w;
+	}
+found:
 	for (f = 0; !(cum[f] <= x && x < cum[f + 1]); f++)
 		;
-	r->z = r->z / w * (cum[f + 1] - cum[f]) + (x - cum[f]);
+	r->z = r->z * (cum[f + 1] - cum[f]) + (x - cum[f]);
 	r->m = q * (cum[f + 1] - cum[f]);
 	*face = f;
 	return true;
@@ -630,6 +676,10 @@ static void ref_one(const u64 *weights, u32 count, u64 pre_sides,
 	r.precision = s.precision;
 	r.bits = 0;
 	r.m_topping = false;
+	r.batch = s.batch;
+	r.batch_len = s.batch_len;
+	r.digits = 0;
+	r.nd = 0;
 	s.bits = 0;
 	for (k = 0; k < 20000; k++) {
 		bool ok, rok;
@@ -642,7 +692,9 @@ static void ref_one(const u64 *weights, u32 count, u64 pre_sides,
 		}
 		rok = ref_draw(&r, d.w.cum, count, src, nbits, &rpos, &rface);
 		if (ok != rok || (ok && (face != rface || s.z != r.z ||
-					 s.m != r.m || s.bits != r.bits))) {
+					 s.m != r.m || s.bits != r.bits ||
+					 s.ndigits != r.nd ||
+					 s.digits != r.digits))) {
 			if (!*bad)
 				CHECK(false, "reference: W = %llu, draw %llu: face %llu, %llu expected",
 				      d.w.total, k, face, rface);
