@@ -774,8 +774,8 @@ static_assert(FAIRDIE_MAX_FACES == FD_WEIGHTS_MAX_FACES);
 /*
  * A weighted die from the user's weights, checked and built before the
  * file is locked, so that bad input changes nothing. The die and its
- * table are one allocation, charged to the opener: at most about 768 KiB
- * for FAIRDIE_MAX_FACES faces.
+ * table are one allocation, charged to the opener: 24 bytes per face and
+ * at least 4 KiB, at most 1.5 MiB for FAIRDIE_MAX_FACES faces.
  */
 static struct fd_weights *fairdie_weights_new(const struct fairdie_weights *arg)
 {
