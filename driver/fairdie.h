@@ -32,7 +32,7 @@ struct fairdie_well;
 /**
  * struct fairdie_file - everything one open file of /dev/fairdie owns
  * @lock: serialises readers and ioctls of the file
- * @sides: number of faces
+ * @sides: number of faces (of @weights, when set)
  * @extractor: enum fairdie_extractor
  * @source: enum fairdie_source, resolved (never FAIRDIE_SRC_AUTO)
  * @format: enum fairdie_format
@@ -64,6 +64,8 @@ struct fairdie_well;
  *	ARRAY_SIZE(@crng)
  * @vmfork_gen: the VM fork generation the buffered bits, the sampler's
  *	state, @stage and @crng belong to (driver/vmfork.c)
+ * @weights: the weighted die of FAIRDIE_IOC_SET_WEIGHTS, its table in the
+ *	same allocation, charged to the opener; NULL for a fair die
  */
 struct fairdie_file {
 	struct mutex lock;	/* protects every field below */
@@ -92,6 +94,7 @@ struct fairdie_file {
 	u64 crng[32];
 	u32 crng_pos;
 	u32 vmfork_gen;
+	struct fd_weights *weights;
 };
 
 /**

@@ -44,11 +44,12 @@ static void fd_pipe_hw_claim(struct fd_pipe *p)
 /**
  * fd_pipe_configure() - set sides and extractor, discarding all in flight
  * @p: the pipeline
- * @sides: number of faces
- * @extractor: enum fairdie_extractor, supported for @sides
+ * @sides: number of faces (of the weighted die, if one is set)
+ * @extractor: enum fairdie_extractor, supported for @sides (not DIJKSTRA
+ *	with a weighted die)
  *
  * Buffered bits and partial rolls are discarded, so that the next roll is
- * made from this configuration only. Counters and health state are kept;
+ * made from this configuration only; a weighted die stays. Counters and health state are kept;
  * a hardware source's cutoffs follow the new extractor.
  */
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
@@ -59,6 +60,8 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
 	p->extractor = extractor;
 	fd_pool_clear(&p->pool);
 	fd_sampler_init(&p->sampler, sides, true);
+	if (p->weights)
+		fd_weights_attach(p->weights, &p->sampler);
 	p->sampler.bits = used;
 	if (p->peres)
 		fd_peres_init(p->peres);
@@ -79,14 +82,35 @@ void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor)
  * state are independent of every roll already made, so the next rolls may
  * use them whatever their die: they are kept. A partial Dijkstra roll is
  * dropped (its raw bits were taken for the old die's primes); the raw bits
- * still in the pool are kept. Counters and health state are kept.
+ * still in the pool are kept. Counters and health state are kept. A
+ * weighted die is left for the fair one: the caller may free it.
  */
 void fd_pipe_set_sides(struct fd_pipe *p, u64 sides)
 {
 	p->sides = sides;
+	p->weights = NULL;
 	fd_sampler_set_sides(&p->sampler, sides);
 	if (p->extractor == FAIRDIE_EXT_DIJKSTRA)
 		fd_dijkstra_init(&p->dijkstra, sides);
+}
+
+/**
+ * fd_pipe_set_weights() - draw from a weighted die, keeping what is in flight
+ * @p: the pipeline, with an extractor other than DIJKSTRA
+ * @w: the weighted die, owned by the caller until the next
+ *	fd_pipe_set_sides() or fd_pipe_set_weights()
+ *
+ * As fd_pipe_set_sides(): the fair bits in flight and the sampler's
+ * uniform state are kept, and serve the draws. Rolls are then faces of
+ * @w, @w->count of them.
+ */
+void fd_pipe_set_weights(struct fd_pipe *p, const struct fd_weights *w)
+{
+	if (FD_WARN_ON(p->extractor == FAIRDIE_EXT_DIJKSTRA))
+		return;
+	p->sides = w->count;
+	p->weights = w;
+	fd_weights_attach(w, &p->sampler);
 }
 
 /**
@@ -307,7 +331,10 @@ int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 				p->dry_words = 0;
 				return 0;
 			}
-		} else if (fd_sampler_roll(&p->sampler, &p->pool, out)) {
+		} else if (p->weights ?
+			   fd_weights_draw(p->weights, &p->sampler, &p->pool,
+					   out) :
+			   fd_sampler_roll(&p->sampler, &p->pool, out)) {
 			return 0;
 		}
 		err = fd_pipe_refill(p, ops, ctx, nonblock);
@@ -347,9 +374,14 @@ int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
 			fd_put_roll(dst + (*made)++ * width, v, width);
 			continue;
 		}
-		*made += fd_sampler_fill_rolls(&p->sampler, &p->pool,
-					       dst + *made * width,
-					       count - *made, width);
+		if (p->weights)
+			*made += fd_weights_fill(p->weights, &p->sampler,
+						 &p->pool, dst + *made * width,
+						 count - *made, width);
+		else
+			*made += fd_sampler_fill_rolls(&p->sampler, &p->pool,
+						       dst + *made * width,
+						       count - *made, width);
 		if (*made == count)
 			break;
 		err = fd_pipe_refill(p, ops, ctx, nonblock);

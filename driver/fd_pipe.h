@@ -21,6 +21,7 @@
 #include "fd_pool.h"
 #include "fd_roll.h"
 #include "fd_sampler.h"
+#include "fd_weights.h"
 
 /* The number of extractors (kept out of the ABI, which may grow). */
 #define FD_EXTRACTORS		(FAIRDIE_EXT_NONE + 1)
@@ -66,7 +67,7 @@ struct fd_source_ops {
 
 /**
  * struct fd_pipe - the pipeline's state
- * @sides: number of faces
+ * @sides: number of faces (of the weighted die, when @weights is set)
  * @extractor: enum fairdie_extractor
  * @tested: run the health tests (not on the kernel CRNG, a DRBG)
  * @hw: a hardware source, judged against what @extractor tolerates
@@ -90,6 +91,8 @@ struct fd_source_ops {
  *	allocates it only while it uses PERES); must be set before
  *	fd_pipe_configure() selects FAIRDIE_EXT_PERES, may be NULL otherwise
  * @dijkstra: Dijkstra's roulette
+ * @weights: the weighted die the sampler draws from, owned by the caller;
+ *	NULL for a fair die of @sides faces
  */
 struct fd_pipe {
 	u64 sides;
@@ -110,6 +113,7 @@ struct fd_pipe {
 	struct fd_sampler sampler;
 	struct fd_peres *peres;
 	struct fd_dijkstra dijkstra;
+	const struct fd_weights *weights;
 };
 
 /**
@@ -127,6 +131,7 @@ struct fd_pipe_counters {
 bool fd_pipe_supported(u64 sides, u32 extractor);
 void fd_pipe_configure(struct fd_pipe *p, u64 sides, u32 extractor);
 void fd_pipe_set_sides(struct fd_pipe *p, u64 sides);
+void fd_pipe_set_weights(struct fd_pipe *p, const struct fd_weights *w);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 		     bool check_words);
 void fd_pipe_restart_hw(struct fd_pipe *p);

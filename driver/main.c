@@ -483,6 +483,7 @@ static int fairdie_release(struct inode *inode, struct file *file)
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
 	fairdie_peres_free(f->pipe.peres);
+	kvfree(f->weights);
 	kfree_sensitive(f);
 	return 0;
 }
@@ -654,6 +655,7 @@ static long fairdie_get_info(void __user *argp)
 
 static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 {
+	struct fd_weights *weights;
 	u64 n;
 
 	if (copy_from_user(&n, argp, sizeof(n)))
@@ -672,7 +674,11 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 	fd_pipe_set_sides(&f->pipe, n);
 	f->width = fd_roll_width(n);
 	fairdie_drop_unread(f);
+	/* A weighted die is left: freed once the lock is dropped. */
+	weights = f->weights;
+	f->weights = NULL;
 	fairdie_unlock(f);
+	kvfree(weights);
 	return 0;
 }
 
@@ -687,7 +693,8 @@ static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	if (!fd_pipe_supported(f->sides, ext)) {
+	if (!fd_pipe_supported(f->sides, ext) ||
+	    (f->weights && ext == FAIRDIE_EXT_DIJKSTRA)) {
 		fairdie_unlock(f);
 		return -EINVAL;
 	}
@@ -836,6 +843,103 @@ static long fairdie_get_stats(struct fairdie_file *f, void __user *argp)
 	return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
+/* ---------------------------------------------------------------------
+ * Weighted dice.
+ */
+
+static_assert(FAIRDIE_MAX_FACES == FD_WEIGHTS_MAX_FACES);
+
+/*
+ * A weighted die from the user's weights, checked and built before the
+ * file is locked, so that bad input changes nothing. The die and its
+ * table are one allocation, charged to the opener: 24 bytes per face and
+ * at least 4 KiB, at most 1.5 MiB for FAIRDIE_MAX_FACES faces.
+ */
+static struct fd_weights *fairdie_weights_new(const struct fairdie_weights *arg)
+{
+	struct fd_weights *w;
+	u64 *table;
+	size_t words;
+	int err;
+
+	if (arg->flags || !arg->count || arg->count > FAIRDIE_MAX_FACES)
+		return ERR_PTR(-EINVAL);
+	words = fd_weights_table_words(arg->count);
+	w = kvmalloc(sizeof(*w) + words * sizeof(u64), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	table = (u64 *)(w + 1);
+	if (copy_from_user(table + 1, u64_to_user_ptr(arg->weights),
+			   arg->count * sizeof(u64))) {
+		kvfree(w);
+		return ERR_PTR(-EFAULT);
+	}
+	err = fd_weights_init(w, table, arg->count);
+	if (err) {
+		kvfree(w);
+		return ERR_PTR(err);
+	}
+	return w;
+}
+
+static long fairdie_set_weights(struct fairdie_file *f, void __user *argp)
+{
+	struct fairdie_weights arg;
+	struct fd_weights *w;
+
+	if (copy_from_user(&arg, argp, sizeof(arg)))
+		return -EFAULT;
+	w = fairdie_weights_new(&arg);
+	if (IS_ERR(w))
+		return PTR_ERR(w);
+
+	if (mutex_lock_interruptible(&f->lock)) {
+		kvfree(w);
+		return -ERESTARTSYS;
+	}
+	/* Dijkstra's roulette rolls uniform dice only. */
+	if (f->extractor == FAIRDIE_EXT_DIJKSTRA) {
+		fairdie_unlock(f);
+		kvfree(w);
+		return -EINVAL;
+	}
+	/* As for SET_SIDES, what is in flight serves the new die. */
+	swap(f->weights, w);
+	f->sides = f->weights->count;
+	fd_pipe_set_weights(&f->pipe, f->weights);
+	f->width = fd_roll_width(f->sides);
+	fairdie_drop_unread(f);
+	fairdie_unlock(f);
+	kvfree(w);
+	return 0;
+}
+
+static long fairdie_get_weights(struct fairdie_file *f, void __user *argp)
+{
+	struct fairdie_weights arg;
+	u64 __user *dst;
+	long err = 0;
+	u32 i, n = 0;
+
+	if (copy_from_user(&arg, argp, sizeof(arg)))
+		return -EFAULT;
+	if (arg.flags)
+		return -EINVAL;
+	dst = u64_to_user_ptr(arg.weights);
+
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
+	if (f->weights)
+		n = f->weights->count;
+	for (i = 0; i < n && i < arg.count && !err; i++)
+		err = put_user(fd_weights_weight(f->weights, i), dst + i);
+	fairdie_unlock(f);
+	if (err)
+		return err;
+	arg.count = n;
+	return copy_to_user(argp, &arg, sizeof(arg)) ? -EFAULT : 0;
+}
+
 static long fairdie_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -869,6 +973,10 @@ static long fairdie_ioctl(struct file *file, unsigned int cmd,
 		return fairdie_get_stats(f, argp);
 	case FAIRDIE_IOC_RESET:
 		return fairdie_reset(f);
+	case FAIRDIE_IOC_SET_WEIGHTS:
+		return fairdie_set_weights(f, argp);
+	case FAIRDIE_IOC_GET_WEIGHTS:
+		return fairdie_get_weights(f, argp);
 	default:
 		return -ENOTTY;
 	}

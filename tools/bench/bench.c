@@ -829,7 +829,7 @@ static void bench_usage(FILE *f)
 		"  -s, --shuf-n N     rolls per shuf run (default 1000000)\n"
 		"  -b, --coin-bits N  raw bits per extractor efficiency run (default 2^25)\n"
 		"  -d, --data FILE    write the plot data to FILE\n"
-		"  -o, --only PART    only rdseed, cpu or coin\n"
+		"  -o, --only PART    only rdseed, cpu, coin or weights\n"
 		"  -h, --help         this text\n");
 }
 
@@ -921,6 +921,8 @@ int main(int argc, char **argv)
 	if ((all || !strcmp(bench_opt.only, "cpu")) && bench_cpu())
 		ret = 1;
 	if ((all || !strcmp(bench_opt.only, "coin")) && bench_coin())
+		ret = 1;
+	if ((all || !strcmp(bench_opt.only, "weights")) && bench_weights())
 		ret = 1;
 
 	if (bench_opt.data && bench_write_data(bench_opt.data))

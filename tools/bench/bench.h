@@ -21,7 +21,8 @@
  * @shuf_n: rolls per run of shuf
  * @coin_bits: raw bits per extractor efficiency measurement
  * @data: file for the plot data, or NULL
- * @only: run only this section ("rdseed", "cpu", "coin"), or NULL for all
+ * @only: run only this section ("rdseed", "cpu", "coin", "weights"), or
+ *	NULL for all
  */
 struct bench_opts {
 	double secs;
@@ -71,5 +72,6 @@ void bench_print_keys(void);
 double bench_rd_ratio(int side, int ext);
 int bench_cpu(void);
 int bench_coin(void);
+int bench_weights(void);
 
 #endif /* _FAIRDIE_BENCH_H */

@@ -154,6 +154,9 @@ d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
 d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90
 cli_roll_vs_shuf cli_shuffle_vs_shuf"
+for w in 2d6 3d6 zipf1000 skew1e9; do
+	required="$required weights_bits_per_draw_$w weights_entropy_$w weights_draws_per_s_$w"
+done
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
 kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
 

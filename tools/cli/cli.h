@@ -68,6 +68,9 @@ int fdc_cmd_sample(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_pick(struct fdc_config *cfg, int argc, char **argv);
+int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
+		     bool stats, bool json);
 int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv);

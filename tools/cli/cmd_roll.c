@@ -56,17 +56,22 @@ static const char fdc_roll_help[] =
 "                          total came in COUNT rolls beside its exact\n"
 "                          probability, and a chi-square test of the two\n"
 "      --json              print {\"rolls\": [{\"expr\": ..., \"totals\": [...]}]}\n"
-"                          (with --stats, the histogram and the test)\n";
+"                          (with --stats, the histogram and the test)\n"
+"      --weights=W1,W2,... instead of EXPR, draw faces 1..K of a loaded die,\n"
+"                          face i with probability exactly Wi / (W1 + ... + WK)\n"
+"                          (integer weights, 0 for never; see fairdie pick)\n";
 
 /* Long options without a short form: codes no short option uses. */
 #define FDC_ROLL_STATS	'S'
 #define FDC_ROLL_JSON	'J'
+#define FDC_ROLL_WEIGHTS	'W'
 
 static const struct option fdc_roll_opts[] = {
 	{ "count", required_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "stats", no_argument, NULL, FDC_ROLL_STATS },
 	{ "json", no_argument, NULL, FDC_ROLL_JSON },
+	{ "weights", required_argument, NULL, FDC_ROLL_WEIGHTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -409,6 +414,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_roll r = { .count = 1 };
 	struct fdc_dice_expr e;
 	char err[160], **exprs = NULL, *joined = NULL;
+	const char *weights = NULL;
 	size_t n = 0, i;
 	int c, ret = FDC_EXIT_OK;
 
@@ -428,12 +434,22 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		case FDC_ROLL_JSON:
 			r.json = true;
 			break;
+		case FDC_ROLL_WEIGHTS:
+			weights = optarg;
+			break;
 		case 'h':
 			fdc_help(fdc_roll_help);
 			return FDC_EXIT_OK;
 		default:
 			return FDC_EXIT_USAGE;
 		}
+	}
+	if (weights) {
+		if (optind < argc || r.verbose) {
+			fdc_err("roll: --weights takes no EXPR and no --verbose");
+			return FDC_EXIT_USAGE;
+		}
+		return fdc_roll_weights(cfg, weights, r.count, r.stats, r.json);
 	}
 	if (optind < argc) {
 		exprs = fdc_roll_split(argc - optind, argv + optind, &n,

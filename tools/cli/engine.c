@@ -3,8 +3,11 @@
  * fairdie tool - the exact engine: rolls of any size from any source.
  */
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/fairdie.h>
 
 #include "device.h"
 #include "engine.h"
@@ -317,4 +320,147 @@ int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out)
 u64 fdc_engine_bits_used(const struct fdc_engine *e)
 {
 	return e->own_dice ? 0 : e->sampler.bits;
+}
+
+/**
+ * fdc_wdie_init() - check integer weights and make a loaded die of them
+ * @d: the die
+ * @weights: the weights, copied
+ * @count: how many, 1..FD_WEIGHTS_MAX_FACES
+ *
+ * Return: 0, or -1 after printing a one-line error (no faces, too many,
+ * all weights zero, a sum above 2^64 - 1, out of memory).
+ */
+int fdc_wdie_init(struct fdc_wdie *d, const u64 *weights, u32 count)
+{
+	memset(d, 0, sizeof(*d));
+	if (!count || count > FD_WEIGHTS_MAX_FACES) {
+		fdc_err("weights: %u faces: from 1 to %u", count,
+			FD_WEIGHTS_MAX_FACES);
+		return -1;
+	}
+	d->weights = malloc(count * sizeof(*d->weights));
+	d->table = calloc(fd_weights_table_words(count), sizeof(*d->table));
+	if (!d->weights || !d->table) {
+		fdc_err("out of memory");
+		fdc_wdie_free(d);
+		return -1;
+	}
+	memcpy(d->weights, weights, count * sizeof(*weights));
+	memcpy(d->table + 1, weights, count * sizeof(*weights));
+	if (fd_weights_init(&d->w, d->table, count)) {
+		fdc_err("weights: they must add up to at least 1 and at most 2^64-1");
+		fdc_wdie_free(d);
+		return -1;
+	}
+	d->count = count;
+	d->total = d->w.total;
+	return 0;
+}
+
+/**
+ * fdc_wdie_free() - free what fdc_wdie_init() took
+ * @d: the die
+ */
+void fdc_wdie_free(struct fdc_wdie *d)
+{
+	free(d->weights);
+	free(d->table);
+	d->weights = NULL;
+	d->table = NULL;
+}
+
+/*
+ * A die that rolls itself and is not the device (the test double): a
+ * uniform X on [0, W) falls in face f's interval [c_f, c_f + w_f) with
+ * probability exactly w_f / W.
+ */
+static int fdc_engine_weighted_inverse(struct fdc_engine *e,
+				       const struct fdc_wdie *d, u64 *out,
+				       size_t n)
+{
+	u64 x;
+	size_t i;
+	u32 f;
+
+	for (i = 0; i < n; i++) {
+		if (e->src.ops->rolls(&e->src, d->total, &x, 1))
+			return -1;
+		for (f = 0; d->w.cum[f + 1] <= x; f++)
+			;
+		out[i] = f;
+	}
+	return 0;
+}
+
+/**
+ * fdc_engine_weighted() - @n draws of a loaded die
+ * @e: the engine
+ * @d: the die
+ * @out: the faces, each in [0, @d->count), of positive weight
+ * @n: how many
+ *
+ * Each face comes with probability exactly its weight over the total,
+ * independent of every other roll and draw. The device draws them itself
+ * (FAIRDIE_IOC_SET_WEIGHTS); for a source of bits the module's weighted
+ * sampler (driver/fd_weights.c) draws them from the engine's recycled
+ * state, at the entropy of the weights. Nothing is made ahead.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_engine_weighted(struct fdc_engine *e, const struct fdc_wdie *d,
+			u64 *out, size_t n)
+{
+	struct fd_sampler *s = &e->sampler;
+	unsigned int width = fd_roll_width(d->count);
+	u8 stage[FDC_STAGE_BYTES];
+	size_t chunk, i;
+	u32 made;
+	int ret;
+
+	if (fdc_source_is_device(&e->src)) {
+		struct fairdie_weights arg = {
+			.weights = (uintptr_t)d->weights, .count = d->count,
+		};
+
+		if (fdc_device_ioctl(&e->src, FAIRDIE_IOC_SET_WEIGHTS, &arg,
+				     "SET_WEIGHTS"))
+			return -1;
+		/* Its faces until the next SET_SIDES, which the next roll makes. */
+		e->src.sides = d->count;
+		ret = e->src.ops->rolls(&e->src, d->count, out, n);
+		e->src.sides = 0;
+		for (i = 0; !ret && i < n; i++) {
+			if (!d->weights[out[i]]) {
+				fdc_err("%s: the device drew face %llu, of weight 0",
+					e->src.name, (unsigned long long)out[i] + 1);
+				ret = -1;
+			}
+		}
+		e->rolls += n;
+		return ret;
+	}
+	if (e->own_dice) {
+		e->rolls += n;
+		return fdc_engine_weighted_inverse(e, d, out, n);
+	}
+	fd_weights_attach(&d->w, s);
+	while (n) {
+		chunk = n < FDC_STAGE_BYTES / width ? n : FDC_STAGE_BYTES / width;
+		for (made = 0; made < chunk; ) {
+			made += fd_weights_fill(&d->w, s, &e->pool,
+						stage + made * width,
+						chunk - made, width);
+			if (made < chunk && fdc_engine_refill(e))
+				return -1;
+		}
+		for (i = 0; i < chunk; i++)
+			out[i] = fd_get_roll(stage + i * width, width);
+		out += chunk;
+		n -= chunk;
+		e->rolls += chunk;
+	}
+	/* The state stays; the sampler is a plain die of W sides again. */
+	fd_sampler_set_sides(s, d->total);
+	return 0;
 }

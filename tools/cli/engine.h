@@ -47,6 +47,7 @@
 #include "config.h"
 #include "fd_pool.h"
 #include "fd_sampler.h"
+#include "fd_weights.h"
 #include "source.h"
 
 /* Rolls made ahead are kept for this many different numbers of sides. */
@@ -154,6 +155,27 @@ static inline int fdc_engine_roll(struct fdc_engine *e, u64 sides, u64 *out)
 {
 	return fdc_engine_rolls(e, sides, out, 1);
 }
+
+/**
+ * struct fdc_wdie - a loaded die: face i with probability weights[i] / total
+ * @weights: the weights as given, which the device takes as they are
+ * @count: the number of faces, 1..FD_WEIGHTS_MAX_FACES
+ * @total: the sum of the weights, 1..2^64-1
+ * @w: the module's weighted die over them, for a source of bits
+ * @table: its table
+ */
+struct fdc_wdie {
+	u64 *weights;
+	u32 count;
+	u64 total;
+	struct fd_weights w;
+	u64 *table;
+};
+
+int fdc_wdie_init(struct fdc_wdie *d, const u64 *weights, u32 count);
+void fdc_wdie_free(struct fdc_wdie *d);
+int fdc_engine_weighted(struct fdc_engine *e, const struct fdc_wdie *d,
+			u64 *out, size_t n);
 
 /* The engine on the test double (engine_fake.c), for the tests. */
 int fdc_fake_open(struct fdc_engine *e, u64 seed);

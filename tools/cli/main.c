@@ -29,6 +29,7 @@ static const struct fdc_command fdc_commands[] = {
 	{ "sample", fdc_cmd_sample, "K distinct values of 1..N, or lines, in random order", true },
 	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495", true },
 	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)", true },
+	{ "pick", fdc_cmd_pick, "draw items of a file of 'WEIGHT ITEM' lines, exactly", true },
 	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die", true },
 	{ "config", fdc_cmd_config, "show the source of fair bits and its settings", true },
 	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample", true },

@@ -76,7 +76,7 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle sample craps roulette extract config stats bench"
+commands="roll shuffle sample craps roulette extract pick config stats bench"
 
 # --- help and usage -------------------------------------------------------
 t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"
@@ -813,6 +813,59 @@ same "$(comm -3 "$tmp/h" "$tmp/m" | tr -d '\t' | tr '\n' ' ')" "" \
 for c in $commands; do
 	has "$man" ".SS \"fairdie $c" "man page section for $c"
 done
+
+# --- weighted draws: roll --weights and pick --------------------------------
+t 0 "roll --weights" "$bin" --seed=3 roll --weights 1,0,2,0 -n 2000 &&
+	range "$tmp/out" 1 3 2000 "roll --weights: faces 1..3" &&
+	same "$(grep -cvE '^(1|3)$' "$tmp/out")" 0 \
+		"roll --weights: faces of weight 0 never come"
+# Face 1 of (1, 0, 2) in 2000 draws: 2000/3 expected, sd 21.
+n1=$(grep -c '^1$' "$tmp/out")
+if [ "$n1" -gt 560 ] && [ "$n1" -lt 775 ]; then pass; else
+	fail "roll --weights: face 1 came $n1 times of 2000 (667 expected)"; fi
+cp "$tmp/out" "$tmp/first"
+t 0 "roll --weights reproducible" "$bin" --seed=3 roll --weights 1,0,2,0 -n 2000 &&
+	same "$(cmp "$tmp/out" "$tmp/first" && echo same)" same \
+		"roll --weights: the same seed, the same faces"
+t 0 "roll --weights --stats" "$bin" --seed=9 roll --weights 1,2,3,4,5,6,5,4,3,2,1 \
+	-n 50000 --stats && has "$tmp/out" " 0.166667" "--stats: the exact 6/36"
+p=$(sed -n 's/.*: p = \([0-9.]*\)$/\1/p' "$tmp/out")
+if awk -v p="$p" 'BEGIN { exit !(p > 1e-6) }'; then pass; else
+	fail "roll --weights --stats: p = $p"; fi
+t 0 "roll --weights --json" "$bin" --seed=1 roll --weights 0,5 -n 3 --json &&
+	same "$(cat "$tmp/out")" '{"faces": [2, 2, 2]}' "roll --weights --json"
+t 0 "roll --weights fake device" "$fake" --device=fake:5 roll --weights 0,1,0,3 -n 500 &&
+	same "$(grep -cvE '^(2|4)$' "$tmp/out")" 0 "the device's weighted draws"
+t 2 "roll --weights all zero" "$bin" --seed=1 roll --weights 0,0 &&
+	has "$tmp/err" "must add up to at least 1" "all zero"
+t 2 "roll --weights overflow" "$bin" --seed=1 roll --weights 18446744073709551615,1 &&
+	has "$tmp/err" "at most 2^64-1" "a sum above 2^64-1"
+t 2 "roll --weights junk" "$bin" --seed=1 roll --weights 1,x &&
+	has "$tmp/err" "weight 2 'x' is not an integer" "a weight that is no number"
+t 2 "roll --weights with EXPR" "$bin" --seed=1 roll --weights 1,1 3d6
+printf '3 gold coin\n# a comment\n\n1 magic sword\n0 nothing at all\n6 rusty nail\n' \
+	>"$tmp/loot"
+t 0 "pick" "$bin" --seed=4 pick -n 3000 "$tmp/loot" &&
+	same "$(sort -u "$tmp/out" | tr '\n' ,)" "gold coin,magic sword,rusty nail," \
+		"pick: the items, never one of weight 0"
+n1=$(grep -c '^magic sword$' "$tmp/out")
+if [ "$n1" -gt 230 ] && [ "$n1" -lt 450 ]; then pass; else
+	fail "pick: the sword came $n1 times of 3000 (300 expected)"; fi
+input '2 a\n1 b\n'
+t 0 "pick stdin" "$bin" --seed=4 pick -n 50 - &&
+	same "$(sort -u "$tmp/out" | tr '\n' ,)" "a,b," "pick from standard input"
+rm -f "$tmp/in"
+t 0 "pick --json" "$bin" --seed=4 pick --json -n 2 "$tmp/loot" &&
+	has "$tmp/out" '{"picks": ["' "pick --json"
+printf '1 a\nx b\n' >"$tmp/bad"
+t 1 "pick bad line" "$bin" --seed=4 pick "$tmp/bad" &&
+	has "$tmp/err" "pick: $tmp/bad:2: expected 'WEIGHT ITEM'" "pick: the bad line"
+: >"$tmp/empty"
+t 1 "pick no items" "$bin" --seed=4 pick "$tmp/empty" &&
+	has "$tmp/err" "no items" "pick: an empty file"
+t 2 "pick no file" "$bin" --seed=4 pick
+t 1 "pick missing file" "$bin" --seed=4 pick "$tmp/none" &&
+	has "$tmp/err" "No such file or directory" "pick: a missing file"
 
 # --- the shipped binary is static (no program interpreter) ---------------
 : >"$tmp/err"

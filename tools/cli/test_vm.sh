@@ -293,5 +293,24 @@ t 0 "bench" "$fd" --sides=256 --extractor=none --source=crng bench -t 1 &&
 	has "$tmp/out" "rolls per second" "bench"
 cat "$tmp/out"
 
+# Weighted draws by the device (FAIRDIE_IOC_SET_WEIGHTS), then a fair die
+# again in the same run: faces of weight 0 never come.
+t 0 "roll --weights" "$fd" roll --weights 0,1,0,3 -n 2000 &&
+	if grep -qvE '^(2|4)$' "$tmp/out"; then
+		fail "roll --weights: a face other than 2 and 4"
+	else
+		pass
+	fi
+n2=$(grep -c '^2$' "$tmp/out")
+if [ "$n2" -gt 400 ] && [ "$n2" -lt 600 ]; then pass; else
+	fail "roll --weights: face 2 came $n2 times of 2000 (500 expected)"; fi
+printf '5 common\n1 rare\n0 never\n' >"$tmp/items"
+t 0 "pick" "$fd" pick -n 600 "$tmp/items" &&
+	if grep -q '^never$' "$tmp/out"; then
+		fail "pick: an item of weight 0 drawn"
+	else
+		pass
+	fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

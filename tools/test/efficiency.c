@@ -7,13 +7,16 @@
  *     raw bit in, against the Shannon entropy H(p) (Dijkstra rolls d6
  *     straight from the raw bits: raw bits per roll against log2(6) / H(p));
  *  2. the sampler, fair bits per roll with and without recycling, against
- *     log2(sides) and the Knuth-Yao optimum of a fresh roll.
+ *     log2(sides) and the Knuth-Yao optimum of a fresh roll;
+ *  3. weighted draws, fair bits per draw against the entropy H(w) of the
+ *     weights, and against log2(W), what rejection on the total costs.
  * Figures are measured, not timed: they are the same on every machine.
  * (make bench prints the BENCH lines of Documentation/design/fairdie.rst for these figures.)
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fd_dijkstra.h"
 #include "fd_peres.h"
@@ -21,6 +24,8 @@
 #include "fd_sampler.h"
 #include "fd_sim.h"
 #include "fd_vn.h"
+#include "fd_weights.h"
+#include "fd_wsets.h"
 
 static struct fd_pool pool;
 static struct fd_peres peres;
@@ -121,6 +126,35 @@ static double knuth_yao(u64 n)
 	return (double)(sum * n);
 }
 
+/* Fair bits per draw of a weighted die over @draws draws. */
+static double weights_cost(const u64 *weights, u32 count, u64 draws)
+{
+	u64 *table = calloc(fd_weights_table_words(count), sizeof(u64));
+	struct fd_weights w;
+	struct fd_sampler s;
+	struct fd_sim sim;
+	u64 n = 0, out;
+
+	if (!table)
+		exit(EXIT_FAILURE);
+	memcpy(table + 1, weights, count * sizeof(*weights));
+	if (fd_weights_init(&w, table, count))
+		exit(EXIT_FAILURE);
+	fd_sim_init(&sim, 11, 1, 2);
+	fd_sampler_init(&s, 6, true);
+	fd_weights_attach(&w, &s);
+	fd_pool_clear(&pool);
+	while (n < draws) {
+		if (fd_weights_draw(&w, &s, &pool, &out)) {
+			n++;
+			continue;
+		}
+		fd_pool_put(&pool, fd_sim_word(&sim), 64);
+	}
+	free(table);
+	return (double)s.bits / draws;
+}
+
 int main(int argc, char **argv)
 {
 	static const u64 ps[][2] = { { 1, 2 }, { 6, 10 }, { 7, 10 },
@@ -168,6 +202,21 @@ int main(int argc, char **argv)
 		       fresh, rec, rec - log2((double)n));
 		if (n == 6)
 			d6 = rec;
+	}
+	printf("\nWeighted draws: fair bits per draw (10^6 draws each)\n\n");
+	printf("| weights  | faces | H(w)     | bits/draw | bits - H  | log2(W)  |\n");
+	printf("|----------|-------|----------|-----------|-----------|----------|\n");
+	for (i = 0; i < FD_WSETS; i++) {
+		u64 w[FD_WSET_MAX], total = 0;
+		u32 count = fd_wset(i, w), j;
+		double h = fd_wset_entropy(w, count);
+		double c = weights_cost(w, count, 1000000);
+
+		for (j = 0; j < count; j++)
+			total += w[j];
+		printf("| %-8s | %-5u | %-8.5f | %-9.5f | %+-9.5f | %-8.3f |\n",
+		       fd_wset_names[i], count, h, c, c - h,
+		       log2((double)total));
 	}
 	printf("\nRecycled d6: %.6f fair bits per roll; Peres at p = 0.5, 0.7, 0.9: %.4f, %.4f, %.4f of H(p)\n",
 	       d6, peres_eff[0], peres_eff[1], peres_eff[2]);

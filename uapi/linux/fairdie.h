@@ -109,6 +109,27 @@ struct fairdie_stats {
 	__u64 reserved[3];
 };
 
+/* The most faces a weighted die may have (FAIRDIE_IOC_SET_WEIGHTS). */
+#define FAIRDIE_MAX_FACES	65536
+
+/**
+ * struct fairdie_weights - a loaded die on purpose
+ * @weights: user address of @count __u64 integer weights; face i is drawn
+ *	with probability exactly weights[i] / (sum of the weights)
+ * @count: number of faces, 1..FAIRDIE_MAX_FACES for SET_WEIGHTS; for
+ *	GET_WEIGHTS, the room at @weights on entry and the number of faces
+ *	on return (0 for a fair die)
+ * @flags: zero
+ *
+ * The sum of the weights must be at least 1 and fit in 64 bits; a weight
+ * of zero is allowed and never drawn.
+ */
+struct fairdie_weights {
+	__u64 weights;
+	__u32 count;
+	__u32 flags;
+};
+
 /* 0xD9 is free in Documentation/userspace-api/ioctl/ioctl-number.rst. */
 #define FAIRDIE_IOC_MAGIC	0xD9
 
@@ -125,5 +146,7 @@ struct fairdie_stats {
 #define FAIRDIE_IOC_GET_SIM		_IOR(FAIRDIE_IOC_MAGIC, 0x0a, struct fairdie_sim)
 #define FAIRDIE_IOC_GET_STATS		_IOR(FAIRDIE_IOC_MAGIC, 0x0b, struct fairdie_stats)
 #define FAIRDIE_IOC_RESET		_IO(FAIRDIE_IOC_MAGIC, 0x0c)
+#define FAIRDIE_IOC_SET_WEIGHTS		_IOW(FAIRDIE_IOC_MAGIC, 0x0d, struct fairdie_weights)
+#define FAIRDIE_IOC_GET_WEIGHTS		_IOWR(FAIRDIE_IOC_MAGIC, 0x0e, struct fairdie_weights)
 
 #endif /* _UAPI_LINUX_FAIRDIE_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie - exact weighted draws from the sampler's recycled uniform state.
+ *
+ * Invariant (the sampler's): Z is uniform on [0, M) and independent of
+ * every face already drawn. A draw tops M up with fair bits, as a uniform
+ * roll does, and accepts when Z < Q W, Q = M div W: then X = Z mod W is
+ * uniform on [0, W) and Z div W uniform on [0, Q), independent of X; on
+ * reject Z - Q W is uniform on [0, M - Q W) and the step is repeated.
+ *
+ * X falls in [c_f, c_f + w_f) with probability exactly w_f / W, and given
+ * that face, X - c_f is uniform on [0, w_f). So the pair (Z div W,
+ * X - c_f) is uniform on [0, Q) x [0, w_f), and the state kept,
+ * Z' = (Z div W) w_f + (X - c_f), is uniform on [0, Q w_f): given the
+ * face, the state is uniform on a range, which is all the next roll
+ * needs, whatever range it is. A face of weight 0 has an empty interval
+ * and is never drawn.
+ *
+ * The bits a draw costs: on average log2(W) go into X and
+ * log2(w_f) come back, E[log2(W / w_f)] = H(w); what the sampler itself
+ * loses to rejection is tiny. Like the sampler's fair dice, a small W is
+ * rolled in batches of W^k, whose base-W digits are independent rolls of
+ * W: each digit is one draw, its residue absorbed in turn, the digits not
+ * drawn yet kept in the sampler's pending digits (uniform and independent
+ * of everything, so fd_sampler_set_sides() folds them back).
+ *
+ * The range only grows back to at most Q w_f <= M w_f / W < M, so the
+ * state never needs more bits than the sampler gives it.
+ */
+
+#include "fd_weights.h"
+#include "fd_roll.h"
+
+/*
+ * The guide has at least this many entries (4 KiB): a die of a total up
+ * to that has one entry per value of X, which names its face outright,
+ * and the search never loops (nor mispredicts a branch).
+ */
+#define FD_WEIGHTS_MIN_GUIDE	1024	/* 2^10 */
+
+/* Totals up to 2^-FD_WEIGHTS_LOW_SHIFT of the target let M run low. */
+#define FD_WEIGHTS_LOW_SHIFT	24
+
+/**
+ * fd_weights_table_words() - size of the table fd_weights_init() fills
+ * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
+ *
+ * Return: the number of 64-bit words: @count + 1 cumulative sums and the
+ * guide, four 32-bit entries per face rounded up to a power of two (at
+ * least FD_WEIGHTS_MIN_GUIDE): few faces share a bucket, so that the
+ * search seldom loops.
+ */
+size_t fd_weights_table_words(u32 count)
+{
+	size_t guide = FD_WEIGHTS_MIN_GUIDE;
+
+	while (guide < (size_t)4 * count)
+		guide *= 2;
+	return (size_t)count + 1 + guide / 2;
+}
+
+/**
+ * fd_weights_init() - check weights and build their table
+ * @w: the weighted die to set up
+ * @table: fd_weights_table_words(@count) words, owned by the caller, which
+ *	hold the weights in words 1..@count on entry (word 0 is ignored);
+ *	they become the cumulative sums and the guide
+ * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
+ *
+ * Return: 0; or -EINVAL when @count is out of range, every weight is zero
+ * or the sum does not fit in 64 bits. @w is not touched on an error (the
+ * table is).
+ */
+int fd_weights_init(struct fd_weights *w, u64 *table, u32 count)
+{
+	u64 sum = 0, start;
+	u32 i, f, first = count, nb;
+	unsigned int g = 10, bits;
+	u32 *guide;
+
+	if (!count || count > FD_WEIGHTS_MAX_FACES)
+		return -EINVAL;
+	for (i = 1; i <= count; i++) {
+		if (table[i] > ~0ULL - sum)
+			return -EINVAL;
+		if (table[i] && first == count)
+			first = i - 1;
+		sum += table[i];
+		table[i] = sum;
+	}
+	if (!sum)
+		return -EINVAL;
+	table[0] = 0;
+
+	while ((1U << g) < 4 * count)
+		g++;
+	bits = fls64(sum - 1);
+	guide = (u32 *)(table + count + 1);
+	w->guide_shift = bits > g ? bits - g : 0;
+	nb = ((sum - 1) >> w->guide_shift) + 1;
+	for (i = 0, f = 0; i < nb; i++) {
+		start = (u64)i << w->guide_shift;
+		while (table[f + 1] <= start)
+			f++;
+		guide[i] = f;
+	}
+	w->total = sum;
+	w->count = count;
+	w->first = first;
+	w->cum = table;
+	w->guide = guide;
+	return 0;
+}
+
+/**
+ * fd_weights_weight() - the weight of one face
+ * @w: the weighted die
+ * @face: the face, below @w->count
+ *
+ * Return: its weight, as given to fd_weights_init().
+ */
+u64 fd_weights_weight(const struct fd_weights *w, u32 face)
+{
+	return w->cum[face + 1] - w->cum[face];
+}
+
+/**
+ * fd_weights_attach() - make a sampler ready to draw from @w
+ * @w: the weighted die
+ * @s: the sampler, which keeps its uniform state
+ *
+ * The sampler's die becomes the uniform die of W faces (its precision and
+ * width follow), as fd_sampler_set_sides() does for any change of die;
+ * fd_sampler_set_sides() afterwards returns it to a fair die, the state
+ * kept again. Its draws are never plain runs of fair bits, even for a
+ * power-of-two W: @s->pow2_bits says so, for the callers that look.
+ */
+void fd_weights_attach(const struct fd_weights *w, struct fd_sampler *s)
+{
+	fd_sampler_set_sides(s, w->total);
+	s->pow2_bits = 0;
+}
+
+/* The face whose interval holds @x, from its guide entry on. */
+static __always_inline u32 fd_weights_find(const u64 *cum, const u32 *guide,
+					   unsigned int shift, u64 x)
+{
+	u32 f = guide[x >> shift];
+
+	while (cum[f + 1] <= x)
+		f++;
+	return f;
+}
+
+/*
+ * The 64-bit state of a draw in the caller's registers: the sampler's Z,
+ * M, the digits of a batch not drawn yet and the bits taken.
+ */
+struct fd_weights_regs {
+	u64 z;
+	u64 m;
+	u64 digits;
+	u64 bits;
+	unsigned int ndigits;
+};
+
+/*
+ * One draw on a 64-bit state (M < 2^64, precision at most 63). X comes
+ * from a roll of the sampler's batch die, W^k (W itself when k is 1): its
+ * k base-W digits are independent uniform rolls of W, the first drawn at
+ * once, the others kept in the sampler's pending digits for the next
+ * draws, which then take no bits at all. False when @fair ran dry before
+ * M reached its target: the state keeps the bits it took.
+ */
+static __always_inline bool fd_weights_step64(const struct fd_weights *w,
+					      const struct fd_sampler *s,
+					      struct fd_pool *fair,
+					      struct fd_weights_regs *g,
+					      u64 *face)
+{
+	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
+	u64 target = 1ULL << s->precision, low = target, x, lo, wf;
+	unsigned int k;
+	u32 f;
+
+	if (g->ndigits) {
+		g->digits = fd_recip_div_small(g->digits, w->total,
+					       s->sides_recip, &x);
+		g->ndigits--;
+		q = m;
+		goto found;
+	}
+	/*
+	 * Any M >= W^k allows a step: a small die tops M up only once it
+	 * fell below 2^-8 of its target, every few draws, while rejection
+	 * stays below W^k / M <= 2^-7 (2^-16 without batches). Those bits
+	 * are then taken all at once, so that the state never depends on
+	 * how the pool was refilled.
+	 */
+	if (w->total <= target >> FD_WEIGHTS_LOW_SHIFT && n <= target >> 8)
+		low = target >> 8;
+	for (;;) {
+		if (m < low) {
+			/* k <= 63 and M 2^k < 2^64 */
+			k = s->precision + 1 - fls64(m);
+			if (unlikely(k > fair->count)) {
+				if (low < target) {
+					g->z = z;
+					g->m = m;
+					return false;
+				}
+				k = fair->count;
+			}
+			if (k) {
+				z += m * fd_pool_take(fair, k);
+				m <<= k;
+				g->bits += k;
+			}
+			if (unlikely(m < target)) {
+				g->z = z;
+				g->m = m;
+				return false;
+			}
+		}
+		q = fd_recip_div(m, n, r, &rem);
+		/* Accept below Q W^k = M - (M mod W^k). */
+		if (likely(z < m - rem))
+			break;
+		z -= m - rem;
+		m = rem;
+	}
+	z = fd_recip_div(z, n, r, &x);
+	if (s->batch_len > 1) {
+		g->digits = fd_recip_div_small(x, w->total, s->sides_recip, &x);
+		g->ndigits = s->batch_len - 1;
+	}
+found:
+	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	lo = x - w->cum[f];
+	wf = w->cum[f + 1] - w->cum[f];
+	/* Q w_f <= M w_f / W < 2^64: the residue always fits. */
+	g->z = z * wf + lo;
+	g->m = q * wf;
+	*face = f;
+	return true;
+}
+
+/* The same on a 128-bit state, for W above 2^32 or a wide state kept. */
+static bool fd_weights_step128(const struct fd_weights *w,
+			       struct fd_sampler *s, struct fd_pool *fair,
+			       u64 *face)
+{
+	fd_u128 z = s->z, m = s->m, q, target = (fd_u128)1 << s->precision;
+	u64 n = w->total, rem, x, wf;
+	unsigned int k, c;
+	u32 f;
+
+	for (;;) {
+		if (m < target) {
+			k = s->precision + 1 -
+			    (m >> 64 ? 64 + fls64(m >> 64) : fls64(m));
+			while (k && fair->count) {
+				c = k > 64 ? 64 : k;
+				if (c > fair->count)
+					c = fair->count;
+				/* M 2^c <= 2^128: no carry out */
+				z += m * fd_pool_take(fair, c);
+				m <<= c;
+				s->bits += c;
+				k -= c;
+			}
+			if (m < target) {
+				s->z = z;
+				s->m = m;
+				return false;
+			}
+		}
+		q = fd_div128(m, n, &rem);
+		if (z < m - rem)
+			break;
+		z -= m - rem;
+		m = rem;
+	}
+	z = fd_div128(z, n, &x);
+	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	wf = fd_weights_weight(w, f);
+	s->z = z * wf + (x - w->cum[f]);
+	s->m = q * wf;
+	*face = f;
+	return true;
+}
+
+/* Whether the draw runs on 64 bits: a small precision and a state that fits. */
+static bool fd_weights_narrow(const struct fd_sampler *s)
+{
+	return s->precision <= 63 && !(s->m >> 64);
+}
+
+/**
+ * fd_weights_draw() - draw one face, taking fair bits from @fair as needed
+ * @w: the weighted die
+ * @s: the sampler, attached to @w by fd_weights_attach()
+ * @fair: fair bits; the draw takes what it needs, in order
+ * @face: the face drawn, in [0, @w->count), of positive weight
+ *
+ * Face f comes with probability exactly w_f / W, independent of every
+ * roll and draw before; the state kept is uniform given the face, so
+ * uniform rolls and draws may follow in any order.
+ *
+ * Return: true and *@face set when a draw is complete. False when @fair
+ * ran dry first: the bits taken are kept in the state, and the call is
+ * repeated once @fair has been refilled.
+ */
+bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
+		     struct fd_pool *fair, u64 *face)
+{
+	struct fd_weights_regs g;
+	bool ok;
+
+	if (w->total == 1) {
+		*face = w->first;
+		return true;
+	}
+	if (!fd_weights_narrow(s)) {
+		/* Digits pending on a wide state go back into it first. */
+		if (s->ndigits)
+			fd_weights_attach(w, s);
+		ok = fd_weights_step128(w, s, fair, face);
+		s->large = s->precision > 63 || (s->m >> 64);
+	} else {
+		g.z = s->z;
+		g.m = s->m;
+		g.digits = s->digits;
+		g.ndigits = s->ndigits;
+		g.bits = s->bits;
+		ok = fd_weights_step64(w, s, fair, &g, face);
+		s->z = g.z;
+		s->m = g.m;
+		s->digits = g.digits;
+		s->ndigits = g.ndigits;
+		s->bits = g.bits;
+		s->large = false;
+	}
+	/* Without recycling every draw starts afresh: exact, if wasteful. */
+	if (ok && !s->recycle)
+		fd_sampler_reset(s);
+	return ok;
+}
+
+/**
+ * fd_weights_fill() - up to @count draws, in the binary format
+ * @w: the weighted die
+ * @s: the sampler, attached to @w by fd_weights_attach()
+ * @fair: fair bits, taken as fd_weights_draw() takes them
+ * @dst: where the faces go, as fd_put_roll() stores them
+ * @count: how many are wanted
+ * @width: fd_roll_width(@w->count)
+ *
+ * The same faces as @count calls of fd_weights_draw(), with the state in
+ * registers.
+ *
+ * Return: how many were made; fewer than @count when @fair ran dry.
+ */
+u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
+		    struct fd_pool *fair, u8 *dst, u32 count, u32 width)
+{
+	struct fd_weights_regs g;
+	u32 made = 0;
+	u64 v;
+
+	if (w->total == 1 || !s->recycle || !fd_weights_narrow(s)) {
+		while (made < count && fd_weights_draw(w, s, fair, &v))
+			fd_put_roll(dst + made++ * width, v, width);
+		return made;
+	}
+	g.z = s->z;
+	g.m = s->m;
+	g.digits = s->digits;
+	g.ndigits = s->ndigits;
+	g.bits = s->bits;
+	while (made < count && fd_weights_step64(w, s, fair, &g, &v)) {
+		if (width == 1)
+			dst[made++] = v;
+		else
+			fd_put_roll(dst + made++ * width, v, width);
+	}
+	s->z = g.z;
+	s->m = g.m;
+	s->digits = g.digits;
+	s->ndigits = g.ndigits;
+	s->bits = g.bits;
+	s->large = false;
+	return made;
+}
