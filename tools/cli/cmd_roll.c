@@ -102,7 +102,10 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 			return -1;
 		}
 	}
-	ret = fdc_dice_roll(e, &r->dev, total, trace, deepest);
+	if (trace && r->json)
+		ret = fdc_dice_roll_json(e, &r->dev, total, trace);
+	else
+		ret = fdc_dice_roll(e, &r->dev, total, trace, deepest);
 	if (trace)
 		fclose(trace);
 	return ret;
@@ -111,7 +114,7 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 /*
  * Print COUNT lines of @e; with --json, one object of the "rolls" array:
  * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers]} and with -v
- * "dice": [one string per total].
+ * "dice": [one array per total of its dice, fdc_dice_roll_json()'s].
  */
 static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			  const struct fdc_dice_expr *e)
@@ -166,7 +169,7 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			fdc_json_key("dice");
 			fdc_json_array();
 			for (i = 0; i < k; i++)
-				fdc_json_str(details[i]);
+				fdc_json_value(details[i], strlen(details[i]));
 			fdc_json_close();
 		}
 		fdc_json_close();

@@ -1129,7 +1129,9 @@ struct fdc_face {
  * struct fdc_roller - one evaluation
  * @e: the expression
  * @dev: the engine
- * @verbose: where the dice go, or NULL
+ * @verbose: where the dice go as text, or NULL
+ * @json: where they go as JSON objects, or NULL
+ * @shown: dice terms written to @json
  * @deepest: the most explosions of one die
  * @val: scratch for the dice of a term: values
  * @succ: and successes
@@ -1143,6 +1145,8 @@ struct fdc_roller {
 	const struct fdc_dice_expr *e;
 	struct fdc_engine *dev;
 	FILE *verbose;
+	FILE *json;
+	unsigned int shown;
 	unsigned int deepest;
 	s64 *val;
 	s64 *succ;
@@ -1182,7 +1186,7 @@ static int fdc_grow(struct fdc_roller *r, size_t n)
 
 static int fdc_note_face(struct fdc_roller *r, s64 value, bool joined)
 {
-	if (!r->verbose)
+	if (!r->verbose && !r->json)
 		return 0;
 	if (r->nfaces == r->fcap) {
 		size_t cap = r->fcap ? 2 * r->fcap : 64;
@@ -1403,6 +1407,36 @@ static void fdc_print_term(FILE *f, const struct fdc_dice_term *t)
 	fdc_print_mods(f, &t->mods);
 }
 
+/*
+ * As JSON: {"dice": "4d6k3", "faces": [6, 4, 3, 1], "kept": [true, true,
+ * true, false], "die": [0, 1, 2, 3]}, "die" numbering the die each face
+ * belongs to (x and !! add faces to one die).
+ */
+static void fdc_print_dice_json(struct fdc_roller *r,
+				const struct fdc_dice_term *t, const bool *kept)
+{
+	FILE *f = r->json;
+	size_t i, d;
+
+	fputs(r->shown++ ? ", {\"dice\": \"" : "{\"dice\": \"", f);
+	fdc_print_term(f, t);
+	fputs("\", \"faces\": [", f);
+	for (i = 0; i < r->nfaces; i++)
+		fprintf(f, "%s%lld", i ? ", " : "", (long long)r->faces[i].value);
+	fputs("], \"kept\": [", f);
+	for (i = 0, d = 0; i < r->nfaces; i++) {
+		d += i && !r->faces[i].joined;
+		fprintf(f, "%s%s", i ? ", " : "",
+			!kept || kept[d] ? "true" : "false");
+	}
+	fputs("], \"die\": [", f);
+	for (i = 0, d = 0; i < r->nfaces; i++) {
+		d += i && !r->faces[i].joined;
+		fprintf(f, "%s%zu", i ? ", " : "", d);
+	}
+	fputs("]}", f);
+}
+
 /* "4d6k3[6 4 3 (1)]": dropped dice in parentheses, x and !! as 6+6+2. */
 static void fdc_print_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 			   const bool *kept)
@@ -1410,6 +1444,10 @@ static void fdc_print_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 	FILE *f = r->verbose;
 	size_t i, d = 0;
 
+	if (r->json) {
+		fdc_print_dice_json(r, t, kept);
+		return;
+	}
 	fdc_print_term(f, t);
 	fputc('[', f);
 	for (i = 0; i < r->nfaces; i++) {
@@ -1442,7 +1480,7 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 		return -1;
 	r->nfaces = 0;
 	if (!t->explode && !t->nreroll && !t->has_min && !t->has_max &&
-	    !r->verbose && n) {
+	    !r->verbose && !r->json && n) {
 		/* Plain dice: one read of all of them. */
 		raw = (u64 *)r->val;
 		if (fdc_engine_rolls(r->dev, t->sides, raw, n))
@@ -1476,7 +1514,7 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 	for (i = 0; i < n; i++)
 		if (!kept || kept[i])
 			sum += t->mods.success.op ? r->succ[i] : r->val[i];
-	if (r->verbose)
+	if (r->verbose || r->json)
 		fdc_print_dice(r, t, kept);
 	free(kept);
 	*out = (s64)sum;
@@ -1659,10 +1697,43 @@ int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 	r->e = expr;
 	r->dev = dev;
 	r->verbose = verbose;
+	r->json = NULL;
 	r->deepest = 0;
 	ret = fdc_eval(r, expr->root, &q);
 	*total = (s64)q.n;
 	if (deepest)
 		*deepest = r->deepest;
+	return ret;
+}
+
+/**
+ * fdc_dice_roll_json() - fdc_dice_roll(), the dice written as a JSON array
+ * @expr: the expression
+ * @dev: where the dice come from
+ * @total: the result
+ * @json: where the array goes: one object per term of dice, in the order
+ *	rolled, {"dice": "4d6k3", "faces": [6, 4, 3, 1], "kept": [true,
+ *	true, true, false], "die": [0, 1, 2, 3]}
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
+		       struct fdc_engine *dev, s64 *total, FILE *json)
+{
+	struct fdc_roller *r = &fdc_scratch;
+	struct fdc_q q;
+	int ret;
+
+	r->e = expr;
+	r->dev = dev;
+	r->verbose = NULL;
+	r->json = json;
+	r->shown = 0;
+	r->deepest = 0;
+	fputc('[', json);
+	ret = fdc_eval(r, expr->root, &q);
+	fputc(']', json);
+	r->json = NULL;
+	*total = (s64)q.n;
 	return ret;
 }

@@ -220,6 +220,8 @@ int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 		  s64 *total, FILE *verbose, unsigned int *deepest);
+int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
+		       struct fdc_engine *dev, s64 *total, FILE *json);
 bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face);
 u64 fdc_dice_kept_count(const struct fdc_dice_mods *m, u64 n);
 int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,

@@ -669,6 +669,8 @@ sys.exit(0 if isinstance(o, dict) and ("error" in o) == (sys.argv[2] == "1") els
 	json_ok "sample --json, a usage error" 2 1 "$bin" --seed=1 sample --json 9 5
 	json_ok "shuffle --json, an unknown option" 2 1 "$bin" --seed=1 shuffle --bogus --json 5
 	json_ok "roll --json" 0 0 "$bin" --seed=1 roll --json -v 3d6 4x2d6 '{4d6,3d8}k1'
+	grep -qE '"dice": \[\[\{"dice": "3d6", "faces": \[[1-6], [1-6], [1-6]\], "kept": \[true, true, true\], "die": \[0, 1, 2\]\}\]\]' \
+		"$tmp/out" && pass || fail "roll --json -v: the dice as objects: $(head -c 300 "$tmp/out")"
 	json_ok "roll --json, bits run out midway" 1 1 \
 		"$bin" --random-source="$tmp/zero4" roll --json -n 100 d6
 	has "$tmp/out" '"totals": [' "roll --json keeps the totals before the error"
