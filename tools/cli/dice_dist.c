@@ -23,7 +23,7 @@
 /* At most this many totals in one distribution, and faces on one die. */
 #define FDC_DIST_MAX		BIT_ULL(22)
 /* Limb operations (64-bit words) the whole computation may take. */
-#define FDC_DIST_WORK		4000000000.0
+#define FDC_DIST_WORK		1000000000.0
 /* Limbs in all the weights of one distribution. */
 #define FDC_DIST_LIMBS		BIT_ULL(27)
 /* Explosions are followed until the rest is below 2^-this. */
