@@ -4,7 +4,7 @@
  * histogram of many rolls beside the exact distribution.
  */
 
-#include <ctype.h>
+#include <gmp.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,46 +17,43 @@
 static const char fdc_roll_help[] =
 "Usage: fairdie roll [OPTION]... [EXPR]...\n"
 "Roll dice and print one line per expression: its total, or with NxEXPR\n"
-"N totals separated by blanks. Without EXPR, the expressions are read from\n"
-"standard input, one per line ('#' starts a comment); with --sides=N and\n"
-"no EXPR, one die of N sides is rolled.\n"
+"N totals separated by blanks. Each argument is one expression (quote\n"
+"it: '4d6k3 + 2'); arguments that are or end or start with an operator\n"
+"join their neighbours, as in 2d6 + 3. Without EXPR, the expressions are\n"
+"read from standard input, one per line ('#' starts a comment); with\n"
+"--sides=N and no EXPR, one die of N sides is rolled.\n"
 "\n"
-"Expressions (several arguments that join with '+', '-', '*' or '/' make\n"
-"one expression, as in 2d6 + 3; otherwise each is its own):\n"
-"  NdS      N dice of S sides each; N defaults to 1; d% is d100\n"
-"  NdF      fudge dice: faces -1, 0 and +1\n"
-"  NdSkK    keep the K highest dice (also NdSkhK); NdSklK keeps the lowest\n"
-"  NdSdK    drop the K lowest dice (also NdSdlK); NdSdhK drops the highest\n"
-"  NdSx     exploding dice (also NdS!): a die showing its maximum is rolled\n"
-"           again and the new face added, for as long as it shows the\n"
-"           maximum; NdSxT explodes on T or more: 2d10x9\n"
-"  NdSrV    reroll a die showing V until it shows something else; also\n"
-"           r<V, r<=V, r>V, r>=V: 4d6r<3\n"
-"  NdS>=T   a success pool: count the dice showing T or more (also >, <=,\n"
-"           <, =): 10d10>=8\n"
-"  C        a constant; terms are added or subtracted: 2d8+1d4-1, d20 + 4\n"
-"  *C, /C   multiply or divide a term by a constant, rounding toward zero:\n"
-"           3d6*100, d20/2\n"
+"Expressions mean what they mean on Roll20; see fairdie(1) for the rest:\n"
+"  NdS      N dice of S sides; N defaults to 1, 0d6 is 0; d% is d100;\n"
+"           dF: fudge dice (-1, 0, +1)\n"
+"  kN klN   keep the N highest (kh) or lowest dice: 4d6k3\n"
+"  dN dhN   drop the N lowest (dl) or highest dice: 4d6d1\n"
+"  !  !!  !p  explode on the maximum, compound, penetrate; with a compare\n"
+"           point: 3d6!>4 (4 or more), 1d6!3 (exactly 3)\n"
+"  xN       fairdie's own: explode on N or more, keep whole dice: 2d10x9\n"
+"  rCP roCP reroll while / once: 4d6r<2 (1 and 2), 2d6ro1\n"
+"  raN miN maN  avrae's reroll-and-add once, least and largest face\n"
+"  >N <N =N successes (inclusive: >4 is 4 or more); fCP failures, each\n"
+"           less one: 10d10>=8f1 (>= and <= are the same as > and <)\n"
+"  {A,B}    a group: {4d6,3d8}k1, {5d6!!}>8\n"
+"  + - * % ( ) floor() ceil() round() abs(), labels: 1d20[fire] + 4\n"
+"  /        inside floor(), ceil() or round(): totals are whole numbers\n"
 "  NxEXPR   N totals of EXPR on one line: 6x4d6k3\n"
-"Explosions come before keeping: 4d6xk3 keeps the 3 highest exploded dice.\n"
-"Numbers go up to 2^63-1; at most 1000000 dice per roll, explosions and\n"
-"rerolls included. When all the dice have one size, each die is one roll\n"
-"of that size. When sizes are mixed (3d6+1d4), each die is an exact draw\n"
-"of its own size from one uniform state fed with fair bits, so that\n"
-"changing sizes wastes nothing: a die of S sides costs about log2(S) fair\n"
-"bits either way.\n"
+"A die explodes at most 100 times; the face after the 100th explosion\n"
+"stands. At most 1000000 dice a term; totals within 2^62.\n"
 "\n"
 "Options:\n"
 "  -n, --count=COUNT       roll each expression COUNT times, one line each\n"
-"                          (default 1)\n"
+"                          (default 1; 10000 with --stats)\n"
 "  -v, --verbose           show the dice after each total, as in\n"
 "                          \"13<TAB>4d6k3[6 4 3 (1)]\": dropped dice in\n"
-"                          parentheses, an exploded die as 6+6+2\n"
+"                          parentheses, a die that explodes as 6+6+2\n"
 "      --stats             instead of the totals, print how often each\n"
 "                          total came in COUNT rolls beside its exact\n"
 "                          probability, and a chi-square test of the two\n"
-"      --json              print {\"rolls\": [{\"expr\": ..., \"totals\": [...]}]}\n"
-"                          (with --stats, the histogram and the test)\n"
+"      --json              print {\"rolls\": [{\"expr\": ..., \"repeat\": N,\n"
+"                          \"totals\": [...]}]} (with --stats, the histogram\n"
+"                          and the test); an \"error\" member on failure\n"
 "      --weights=W1,W2,... instead of EXPR, draw faces 1..K of a loaded die,\n"
 "                          face i with probability exactly Wi / (W1 + ... + WK)\n"
 "                          (integer weights, 0 for never; see fairdie pick)\n";
@@ -80,28 +77,23 @@ static const struct option fdc_roll_opts[] = {
  * struct fdc_roll - what one run of roll does
  * @dev: where the dice come from
  * @count: rolls of each expression
+ * @count_set: -n was given
  * @verbose: show the dice
  * @stats: print the histogram instead
  * @json: as JSON
- * @nexpr: expressions done so far
  */
 struct fdc_roll {
 	struct fdc_engine dev;
 	u64 count;
+	bool count_set;
 	bool verbose;
 	bool stats;
 	bool json;
-	u64 nexpr;
 };
-
-static void fdc_json_string(const char *s)
-{
-	fdc_json_bytes(s, strlen(s));
-}
 
 /* One total of @e, with its dice in *@detail when verbose. */
 static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
-			 s64 *total, char **detail)
+			 s64 *total, char **detail, unsigned int *deepest)
 {
 	size_t len;
 	FILE *trace = NULL;
@@ -115,74 +107,102 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 			return -1;
 		}
 	}
-	ret = fdc_dice_roll(e, &r->dev, total, trace);
+	if (trace && r->json)
+		ret = fdc_dice_roll_json(e, &r->dev, total, trace);
+	else
+		ret = fdc_dice_roll(e, &r->dev, total, trace, deepest);
 	if (trace)
 		fclose(trace);
 	return ret;
 }
 
-/* Print COUNT lines of @e. */
+/*
+ * Print COUNT lines of @e; with --json, one object of the "rolls" array:
+ * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers]} and with -v
+ * "dice": [one array per total of its dice, fdc_dice_roll_json()'s].
+ */
 static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			  const struct fdc_dice_expr *e)
 {
-	u64 i, j;
+	char **details = NULL;
+	u64 i, j, k = 0, n = r->count * e->repeat;
 	s64 total;
 	char *detail;
+	int ret = -1;
 
 	if (r->json) {
-		printf("%s{\"expr\": ", r->nexpr ? ", " : "");
-		fdc_json_string(text);
-		printf(", \"totals\": [");
+		fdc_json_object();
+		fdc_json_key("expr");
+		fdc_json_str(text);
+		fdc_json_key("repeat");
+		fdc_json_u64(e->repeat);
+		fdc_json_key("totals");
+		fdc_json_array();
+		if (r->verbose) {
+			details = calloc(n, sizeof(*details));
+			if (!details) {
+				fdc_err("out of memory");
+				return -1;
+			}
+		}
 	}
 	for (i = 0; i < r->count && !ferror(stdout); i++) {
 		fdc_progress("roll", i, r->count);
-		if (r->json && e->repeat > 1)
-			printf("%s[", i ? ", " : "");
 		for (j = 0; j < e->repeat; j++) {
-			if (fdc_roll_once(r, e, &total, &detail))
-				return -1;
+			if (fdc_roll_once(r, e, &total, &detail, NULL))
+				goto out_free;
 			if (r->json) {
-				fputs((e->repeat == 1 ? i : j) ? ", " : "", stdout);
-				if (detail) {
-					printf("{\"total\": %lld, \"dice\": ",
-					       (long long)total);
-					fdc_json_string(detail);
-					putchar('}');
-				} else {
-					printf("%lld", (long long)total);
-				}
-			} else {
-				printf("%s%lld", j ? " " : "", (long long)total);
-				if (detail)
-					printf("\t%s", detail);
+				fdc_json_s64(total);
+				if (details)
+					details[k++] = detail;
+				continue;
 			}
+			if (j)
+				putchar_unlocked(' ');
+			fdc_print_s64(stdout, total, -1);
+			if (detail)
+				printf("\t%s", detail);
 			free(detail);
 		}
-		if (r->json && e->repeat > 1)
-			putchar(']');
-		else if (!r->json)
-			putchar('\n');
+		if (!r->json)
+			putchar_unlocked('\n');
 	}
 	fdc_progress_end();
-	if (r->json)
-		printf("]}");
-	return 0;
+	if (r->json) {
+		fdc_json_close();
+		if (details) {
+			fdc_json_key("dice");
+			fdc_json_array();
+			for (i = 0; i < k; i++)
+				fdc_json_value(details[i], strlen(details[i]));
+			fdc_json_close();
+		}
+		fdc_json_close();
+	}
+	ret = 0;
+out_free:
+	for (i = 0; details && i < k; i++)
+		free(details[i]);
+	free(details);
+	return ret;
 }
 
 /*
- * Pearson's test of @hist against @d: neighbouring totals are pooled
- * until each bin expects at least 5 rolls.
+ * Pearson's test of @hist against @p: neighbouring totals are pooled
+ * until each bin expects at least 5 rolls; the rest (deeper explosions)
+ * is a bin of its own when it expects that much.
  */
-static void fdc_chi_square(const u64 *hist, const struct fdc_dice_dist *d,
-			   u64 n, double *chi2, unsigned int *df, double *p)
+static void fdc_chi_square(const u64 *hist, const double *p, size_t m,
+			   u64 rest_seen, double rest_p, u64 n,
+			   double *chi2, unsigned int *df)
 {
 	double e = 0, o = 0, last_e = 0, last_o = 0;
 	unsigned int bins = 0;
 	size_t i;
 
 	*chi2 = 0;
-	for (i = 0; i < d->n; i++) {
-		e += d->p[i] * n;
+	for (i = 0; i < m; i++) {
+		e += p[i] * n;
 		o += hist[i];
 		if (e < 5)
 			continue;
@@ -195,209 +215,336 @@ static void fdc_chi_square(const u64 *hist, const struct fdc_dice_dist *d,
 		e = 0;
 		o = 0;
 	}
-	/* The tail too small for a bin of its own joins the last one. */
-	last_e += e;
-	last_o += o;
+	/* The rest joins the tail too small for a bin of its own. */
+	e += rest_p * n;
+	o += rest_seen;
+	if (e >= 5 && bins) {
+		*chi2 += (last_o - last_e) * (last_o - last_e) / last_e;
+		last_e = e;
+		last_o = o;
+		bins++;
+	} else {
+		last_e += e;
+		last_o += o;
+	}
 	if (last_e > 0)
 		*chi2 += (last_o - last_e) * (last_o - last_e) / last_e;
 	*df = bins > 1 ? bins - 1 : 0;
-	*p = *df ? fd_chi2_sf(*chi2, *df) : 1;
+}
+
+static char *fdc_fraction(mpz_t num, const mpz_t den, mpq_t q, double *p)
+{
+	mpq_set_num(q, num);
+	mpq_set_den(q, den);
+	mpq_canonicalize(q);
+	*p = mpq_get_d(q);
+	return mpq_get_str(NULL, 10, q);
 }
 
 /* --stats: COUNT totals of @e against its exact distribution. */
 static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 			  const struct fdc_dice_expr *e)
 {
+	u64 *hist = NULL, i, n = r->count * e->repeat, peak = 0, rest_seen = 0;
 	struct fdc_dice_dist d;
-	u64 *hist, i, n = r->count * e->repeat, peak = 0;
-	double chi2, p;
-	unsigned int df;
-	char err[160], *detail;
+	double chi2, *p = NULL, rest_p;
+	unsigned int df, deepest;
+	char err[256], *detail, *frac;
+	mpq_t q, rest;
+	size_t v, m = 0, *idx = NULL;
 	s64 total;
-	size_t v;
+	int ret = -1;
 
 	if (fdc_dice_dist(e, &d, err, sizeof(err))) {
-		fdc_err("roll: --stats '%s': %s", text, err);
+		fdc_err("roll: --stats '%s': %s", fdc_quote(text), err);
 		return -1;
 	}
+	mpq_init(q);
+	mpq_init(rest);
+	/* Only the possible totals are listed: @idx maps them into @d. */
 	hist = calloc(d.n, sizeof(*hist));
-	if (!hist) {
+	p = calloc(d.n, sizeof(*p));
+	idx = calloc(d.n, sizeof(*idx));
+	if (!hist || !p || !idx) {
 		fdc_err("out of memory");
-		free(d.p);
-		return -1;
+		goto out_free;
 	}
+	for (v = 0; v < d.n; v++) {
+		if (!mpz_sgn(d.w[v]))
+			continue;
+		mpq_set_num(q, d.w[v]);
+		mpq_set_den(q, d.den);
+		mpq_canonicalize(q);
+		p[m] = mpq_get_d(q);
+		idx[m++] = v;
+	}
+	fdc_dice_dist_rest(&d, rest);
+	rest_p = mpq_get_d(rest);
 	for (i = 0; i < n; i++) {
 		fdc_progress("roll", i, n);
-		if (fdc_roll_once(r, e, &total, &detail)) {
-			free(hist);
-			free(d.p);
-			return -1;
-		}
+		if (fdc_roll_once(r, e, &total, &detail, &deepest))
+			goto out_free;
 		free(detail);
-		if (total < d.min || total >= d.min + (s64)d.n) {
-			fdc_err("roll: %lld is not a possible total of '%s'",
-				(long long)total, text);
-			free(hist);
-			free(d.p);
-			return -1;
+		if (deepest > d.depth) {
+			rest_seen++;
+			continue;
 		}
-		hist[total - d.min]++;
+		v = (size_t)((total - d.min) / d.step);
+		if (total < d.min || (total - d.min) % d.step || v >= d.n ||
+		    !mpz_sgn(d.w[v])) {
+			fdc_err("roll: %lld is not a possible total of '%s'",
+				(long long)total, fdc_quote(text));
+			goto out_free;
+		}
+		hist[v]++;
 	}
 	fdc_progress_end();
-	fdc_chi_square(hist, &d, n, &chi2, &df, &p);
-	for (v = 0; v < d.n; v++)
+	/* The histogram in the order of the listed totals. */
+	for (v = 0; v < m; v++) {
+		hist[v] = hist[idx[v]];
 		peak = hist[v] > peak ? hist[v] : peak;
+	}
+	fdc_chi_square(hist, p, m, rest_seen, rest_p, n, &chi2, &df);
 	if (r->json) {
-		printf("%s{\"expr\": ", r->nexpr ? ", " : "");
-		fdc_json_string(text);
-		printf(", \"rolls\": %llu, \"histogram\": [", (unsigned long long)n);
-		for (v = 0; v < d.n; v++)
-			printf("%s{\"total\": %lld, \"count\": %llu, \"exact\": %.10g}",
-			       v ? ", " : "", (long long)(d.min + (s64)v),
-			       (unsigned long long)hist[v], d.p[v]);
-		printf("], \"chi_square\": %.4f, \"df\": %u, \"p_value\": %.4f}",
-		       chi2, df, p);
+		fdc_json_object();
+		fdc_json_key("expr");
+		fdc_json_str(text);
+		fdc_json_key("rolls");
+		fdc_json_u64(n);
+		fdc_json_key("depth");
+		fdc_json_u64(d.depth);
+		fdc_json_key("histogram");
+		fdc_json_array();
+		for (v = 0; v < m; v++) {
+			double pv;
+
+			fdc_json_object();
+			fdc_json_key("total");
+			fdc_json_s64(d.min + d.step * (s64)idx[v]);
+			fdc_json_key("count");
+			fdc_json_u64(hist[v]);
+			fdc_json_key("probability");
+			frac = fdc_fraction(d.w[idx[v]], d.den, q, &pv);
+			fdc_json_double(pv, 10);
+			fdc_json_key("exact");
+			fdc_json_str(frac);
+			free(frac);
+			fdc_json_close();
+		}
+		fdc_json_close();
+		fdc_json_key("rest");
+		fdc_json_object();
+		fdc_json_key("count");
+		fdc_json_u64(rest_seen);
+		fdc_json_key("probability");
+		fdc_json_double(rest_p, 10);
+		fdc_json_key("exact");
+		frac = mpq_get_str(NULL, 10, rest);
+		fdc_json_str(frac);
+		free(frac);
+		fdc_json_close();
+		fdc_json_key("chi_square");
+		fdc_json_double(df ? chi2 : NAN, 4);
+		fdc_json_key("df");
+		fdc_json_u64(df);
+		fdc_json_key("p_value");
+		fdc_json_double(df ? fd_chi2_sf(chi2, df) : NAN, 4);
+		fdc_json_close();
 	} else {
-		printf("%s%s: %llu rolls\n", r->nexpr ? "\n" : "", text,
-		       (unsigned long long)n);
+		printf("%s: %llu rolls\n", text, (unsigned long long)n);
 		printf("%8s %10s %9s %9s\n", "total", "count", "observed", "exact");
-		for (v = 0; v < d.n; v++) {
+		for (v = 0; v < m; v++) {
 			int bar = peak ? (int)(30 * hist[v] / peak) : 0;
 
-			if (!hist[v] && d.p[v] * n < 0.5)
-				continue;
 			printf("%8lld %10llu %9.6f %9.6f %.*s\n",
-			       (long long)(d.min + (s64)v),
+			       (long long)(d.min + d.step * (s64)idx[v]),
 			       (unsigned long long)hist[v], (double)hist[v] / n,
-			       d.p[v], bar, "##############################");
+			       p[v], bar, "##############################");
 		}
-		printf("chi-square %.2f with %u degrees of freedom: p = %.4f\n",
-		       chi2, df, p);
+		if (mpq_sgn(rest))
+			printf("exact to %u explosions a die; beyond: %llu rolls, P = %.3g\n",
+			       d.depth, (unsigned long long)rest_seen, rest_p);
+		if (df)
+			printf("chi-square %.2f with %u degrees of freedom: p = %.4f\n",
+			       chi2, df, fd_chi2_sf(chi2, df));
+		else
+			printf("too few rolls for a chi-square test (each bin must expect 5)\n");
 	}
+	ret = 0;
+out_free:
 	free(hist);
-	free(d.p);
-	return 0;
+	free(p);
+	free(idx);
+	mpq_clear(q);
+	mpq_clear(rest);
+	fdc_dice_dist_free(&d);
+	return ret;
 }
 
-/* Roll one expression as the options say. */
-static int fdc_roll_expr(struct fdc_roll *r, const char *text)
+/* Roll one expression as the options say; @where names its line. */
+static int fdc_roll_expr(struct fdc_roll *r, const char *text,
+			 const char *where)
 {
 	struct fdc_dice_expr e;
-	char err[160];
+	char err[256];
 	int ret;
 
 	if (fdc_dice_parse(text, &e, err, sizeof(err))) {
-		fdc_err("roll: bad expression '%s': %s", text, err);
+		fdc_err("roll: %sbad expression '%s': %s", where,
+			fdc_quote(text), err);
 		return FDC_EXIT_USAGE;
 	}
 	ret = r->stats ? fdc_roll_stats(r, text, &e) :
 	      fdc_roll_lines(r, text, &e);
-	r->nexpr++;
 	return ret ? FDC_EXIT_FAILURE : FDC_EXIT_OK;
 }
 
+static bool fdc_is_op(char c)
+{
+	return c && strchr("+-*/%", c);
+}
+
 /*
- * The arguments split into expressions: a blank separates two of them
- * unless an operator stands on either side ("2d6 + 3" is one).
+ * The arguments as expressions: each argument is one, and an argument
+ * that is an operator, or ends or starts with one, joins its neighbours
+ * ("2d6 + 3", "2d6+ 3"). Blanks inside an argument never split it.
  */
 static char **fdc_roll_split(int argc, char **argv, size_t *n, char **joined)
 {
-	size_t len = 1, k = 0;
-	char *all, *p, *start, **out;
+	size_t len = 1, k = 0, l;
+	char *all, *p, **out;
 	int a;
 
 	for (a = 0; a < argc; a++)
 		len += strlen(argv[a]) + 1;
 	all = malloc(len);
-	out = calloc(len, sizeof(*out));
+	out = calloc(argc > 0 ? (size_t)argc + 1 : 1, sizeof(*out));
 	if (!all || !out) {
 		free(all);
 		free(out);
 		return NULL;
 	}
-	all[0] = '\0';
+	p = all;
 	for (a = 0; a < argc; a++) {
-		strcat(all, a ? " " : "");
-		strcat(all, argv[a]);
-	}
-	for (p = all; *p; ) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		start = p;
-		for (;;) {
-			char *q;
+		const char *s = argv[a], *prev = a ? argv[a - 1] : NULL;
+		const char *t = s + strspn(s, " \t");
 
-			while (*p && !isspace((unsigned char)*p))
-				p++;
-			q = p;
-			while (isspace((unsigned char)*q))
-				q++;
-			if (!*q || (!strchr("+-*/", q[0]) &&
-				    !strchr("+-*/", p[-1])))
-				break;
-			p = q;
-		}
-		out[k++] = start;
-		if (*p)
-			*p++ = '\0';
+		l = prev ? strlen(prev) : 0;
+		while (l && (prev[l - 1] == ' ' || prev[l - 1] == '\t'))
+			l--;
+		if (prev && (fdc_is_op(*t) || (l && fdc_is_op(prev[l - 1]))))
+			p[-1] = ' ';
+		else
+			out[k++] = p;
+		strcpy(p, s);
+		p += strlen(s) + 1;
 	}
 	*n = k;
 	*joined = all;
 	return out;
 }
 
-/* Expressions from standard input, one per line. */
+/* What is wrong with a line of input: a NUL byte or invalid UTF-8. */
+static const char *fdc_line_problem(const char *s, size_t len)
+{
+	if (memchr(s, '\0', len))
+		return "a NUL byte";
+	if (fdc_utf8_check(s, len) != len)
+		return "invalid UTF-8";
+	return NULL;
+}
+
+/*
+ * Expressions from standard input, one per line. A line ends at LF, CR
+ * or CRLF; '#' starts a comment; a line with a NUL byte or invalid UTF-8
+ * is an error naming it.
+ */
 static int fdc_roll_stdin(struct fdc_roll *r)
 {
-	char *line = NULL, *s, *hash;
-	size_t size = 0;
+	char *buf = NULL, *line, *end, *hash, where[40];
+	size_t size = 0, len;
+	ssize_t got;
+	u64 lineno = 0;
 	int ret = FDC_EXIT_OK, one;
+	const char *why;
 
-	while (getline(&line, &size, stdin) >= 0) {
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		line[strcspn(line, "\r\n")] = '\0';
-		for (s = line; isspace((unsigned char)*s); s++)
-			;
-		if (!*s)
-			continue;
-		one = fdc_roll_expr(r, s);
-		if (one)
-			ret = one;
-		if (one == FDC_EXIT_FAILURE)
-			break;
-		fflush(stdout);
+	while ((got = getdelim(&buf, &size, '\n', stdin)) >= 0) {
+		len = (size_t)got;
+		if (len && buf[len - 1] == '\n')
+			len--;
+		/* CR ends a line too: old Mac text, and CRLF. */
+		for (line = buf; line <= buf + len; line = end + 1) {
+			end = memchr(line, '\r', buf + len - line);
+			if (!end)
+				end = buf + len;
+			if (end == buf + len && line == end && line != buf &&
+			    end[-1] == '\r')
+				break;
+			lineno++;
+			snprintf(where, sizeof(where), "line %llu: ",
+				 (unsigned long long)lineno);
+			why = fdc_line_problem(line, end - line);
+			if (why) {
+				fdc_err("roll: standard input: line %llu: %s",
+					(unsigned long long)lineno, why);
+				ret = FDC_EXIT_USAGE;
+				goto out_free;
+			}
+			*end = '\0';
+			hash = strchr(line, '#');
+			if (hash)
+				*hash = '\0';
+			line += strspn(line, " \t");
+			if (!*line)
+				continue;
+			one = fdc_roll_expr(r, line, where);
+			if (one)
+				ret = one;
+			if (one == FDC_EXIT_FAILURE)
+				goto out_free;
+			if (!r->json)
+				fflush(stdout);
+		}
 	}
-	free(line);
+out_free:
+	free(buf);
 	return ret;
 }
 
-/* --sides=N and no EXPR: one die of N sides, which may exceed 2^63. */
-static int fdc_roll_die(struct fdc_roll *r, u64 sides)
+/* --sides=N and no EXPR: one die of N sides, which may exceed 2^62. */
+static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 {
+	char name[32];
 	u64 i, v;
 
 	if (r->stats) {
 		fdc_err("roll: --stats needs an expression");
 		return FDC_EXIT_USAGE;
 	}
-	if (r->json)
-		printf("{\"expr\": \"d%llu\", \"totals\": [",
-		       (unsigned long long)sides);
+	snprintf(name, sizeof(name), "d%llu", (unsigned long long)sides);
+	if (r->json) {
+		fdc_json_object();
+		fdc_json_key("expr");
+		fdc_json_str(name);
+		fdc_json_key("repeat");
+		fdc_json_u64(1);
+		fdc_json_key("totals");
+		fdc_json_array();
+	}
 	for (i = 0; i < r->count && !ferror(stdout); i++) {
 		fdc_progress("roll", i, r->count);
-		if (fdc_engine_rolls(&r->dev, sides, &v, 1))
+		if (fdc_engine_roll(&r->dev, sides, &v))
 			return FDC_EXIT_FAILURE;
-		printf(r->json ? "%s%llu" : "%s%llu\n", r->json && i ? ", " : "",
-		       (unsigned long long)v + 1);
+		if (r->json)
+			fdc_json_u64(v + 1);
+		else
+			fdc_print_u64(stdout, v + 1, '\n');
 	}
 	fdc_progress_end();
-	if (r->json)
-		printf("]}");
-	r->nexpr++;
+	if (r->json) {
+		fdc_json_close();
+		fdc_json_close();
+	}
 	return FDC_EXIT_OK;
 }
 
@@ -413,7 +560,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_roll r = { .count = 1 };
 	struct fdc_dice_expr e;
-	char err[160], **exprs = NULL, *joined = NULL;
+	char err[256], **exprs = NULL, *joined = NULL;
 	const char *weights = NULL;
 	size_t n = 0, i;
 	int c, ret = FDC_EXIT_OK;
@@ -424,6 +571,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 			if (fdc_parse_count("roll", "COUNT", optarg, 1,
 					    FDC_MAX_COUNT, &r.count))
 				return FDC_EXIT_USAGE;
+			r.count_set = true;
 			break;
 		case 'v':
 			r.verbose = true;
@@ -451,6 +599,8 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		}
 		return fdc_roll_weights(cfg, weights, r.count, r.stats, r.json);
 	}
+	if (r.stats && !r.count_set)
+		r.count = 10000;
 	if (optind < argc) {
 		exprs = fdc_roll_split(argc - optind, argv + optind, &n,
 				       &joined);
@@ -462,7 +612,13 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			if (fdc_dice_parse(exprs[i], &e, err, sizeof(err))) {
 				fdc_err("roll: bad expression '%s': %s",
-					exprs[i], err);
+					fdc_quote(exprs[i]), err);
+				ret = FDC_EXIT_USAGE;
+				goto out_free;
+			}
+			if (r.json && fdc_utf8_check(exprs[i], strlen(exprs[i])) !=
+			    strlen(exprs[i])) {
+				fdc_err("roll: expression %zu: invalid UTF-8", i + 1);
 				ret = FDC_EXIT_USAGE;
 				goto out_free;
 			}
@@ -473,18 +629,19 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		ret = FDC_EXIT_FAILURE;
 		goto out_free;
 	}
-	if (r.json)
-		printf(r.stats ? "{\"stats\": [" : "{\"rolls\": [");
+	if (r.json) {
+		fdc_json_begin(stdout);
+		fdc_json_key(r.stats ? "stats" : "rolls");
+		fdc_json_array();
+	}
 	if (exprs) {
 		for (i = 0; i < n && ret == FDC_EXIT_OK; i++)
-			ret = fdc_roll_expr(&r, exprs[i]);
+			ret = fdc_roll_expr(&r, exprs[i], "");
 	} else if (cfg->sides) {
-		ret = fdc_roll_die(&r, cfg->sides);
+		ret = fdc_roll_sides(&r, cfg->sides);
 	} else {
 		ret = fdc_roll_stdin(&r);
 	}
-	if (r.json)
-		printf("]}\n");
 	if (ret == FDC_EXIT_OK)
 		ret = fdc_finish_output();
 	fdc_engine_close(&r.dev);

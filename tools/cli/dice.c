@@ -1,36 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie tool - parsing and rolling dice expressions (grammar in dice.h),
- * and their exact distributions.
+ * fairdie tool - parsing and rolling dice expressions (grammar in dice.h).
  *
  * Every die is its own exact roll of its own size: a 3d6+1d4 is three d6
- * rolls and one d4 roll, never one big roll cut up by division. A reroll
- * rolls the die again, so the face kept is uniform on the faces that are
- * not rerolled.
+ * rolls and one d4 roll, never one big roll cut up by division. A die
+ * rerolled while it matches ("r") is one roll of the faces that stay, so
+ * that it is uniform on them and takes a bounded time; a die explodes at
+ * most FDC_DICE_MAX_EXPLODE times. Nothing in a valid expression can fail
+ * while it is rolled: every bound is checked when it is parsed.
+ *
+ * The exact distributions for --stats are in dice_dist.c.
  */
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "dice.h"
+#include "msg.h"
 
-/* Totals are signed 64-bit; every magnitude stays within this. */
-#define FDC_TOTAL_MAX	((u64)INT64_MAX)
-/* Exact distributions: at most this many totals, and keep-DP states. */
-#define FDC_DIST_MAX	(1024U * 1024)
-#define FDC_DIST_WORK	50000000ULL
+/* Messages naming where fairdie and Roll20 or avrae part. */
+static const char fdc_ra_strict[] =
+	"avrae reads '>' and '<' strictly, Roll20 inclusively";
+static const char *const fdc_keep_each[] = {
+	"keeping or dropping dice that explode with '!' or '!p'",
+	"Roll20 ranks each new face as a die, fairdie does not",
+	"use '!!' or 'x', which keep whole dice",
+};
+
+static const char *const fdc_fraction[] = {
+	"the total can be a fraction",
+	"Roll20 keeps fractions (d20/2 can be 10.5), fairdie's totals are whole",
+	"write floor(...), ceil(...) or round(...)",
+};
+
+/* Denominators of fractions on the way to a whole total stay below this. */
+#define FDC_DEN_MAX	BIT_ULL(40)
 
 struct fdc_parser {
 	const char *s;
 	size_t pos;
 	char *err;
 	size_t errlen;
+	struct fdc_dice_expr *e;
+	unsigned int depth;
 };
 
 static __printf(2, 3)
@@ -44,6 +60,20 @@ int fdc_parse_fail(struct fdc_parser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* The character at @pos as a message shows it. */
+static const char *fdc_char_at(const struct fdc_parser *p, size_t pos)
+{
+	return fdc_quote_mem(p->s + pos, 1);
+}
+
+static int fdc_unexpected(struct fdc_parser *p, const char *what)
+{
+	if (!p->s[p->pos])
+		return fdc_parse_fail(p, "expected %s at the end", what);
+	return fdc_parse_fail(p, "unexpected '%s' at position %zu, expected %s",
+			      fdc_char_at(p, p->pos), p->pos + 1, what);
+}
+
 static char fdc_peek(const struct fdc_parser *p)
 {
 	return (char)tolower((unsigned char)p->s[p->pos]);
@@ -51,8 +81,13 @@ static char fdc_peek(const struct fdc_parser *p)
 
 static void fdc_skip_blanks(struct fdc_parser *p)
 {
-	while (isspace((unsigned char)p->s[p->pos]))
+	while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t')
 		p->pos++;
+}
+
+static bool fdc_isdigit(char c)
+{
+	return c >= '0' && c <= '9';
 }
 
 /* Positions in messages count characters from 1. */
@@ -61,14 +96,13 @@ static int fdc_parse_number(struct fdc_parser *p, u64 *v, const char *what)
 	size_t start = p->pos;
 	u64 n = 0;
 
-	if (!isdigit((unsigned char)p->s[p->pos]))
-		return fdc_parse_fail(p, "expected %s at position %zu", what,
-				      p->pos + 1);
-	while (isdigit((unsigned char)p->s[p->pos])) {
+	if (!fdc_isdigit(p->s[p->pos]))
+		return fdc_unexpected(p, what);
+	while (fdc_isdigit(p->s[p->pos])) {
 		unsigned int d = p->s[p->pos] - '0';
 
-		if (n > (FDC_TOTAL_MAX - d) / 10)
-			return fdc_parse_fail(p, "number too large at position %zu",
+		if (n > ((u64)FDC_DICE_LIMIT - d) / 10)
+			return fdc_parse_fail(p, "number too large at position %zu (at most 2^62)",
 					      start + 1);
 		n = n * 10 + d;
 		p->pos++;
@@ -77,26 +111,22 @@ static int fdc_parse_number(struct fdc_parser *p, u64 *v, const char *what)
 	return 0;
 }
 
-/* A comparison operator, or FDC_CMP_NONE. */
-static enum fdc_cmp fdc_parse_cmp(struct fdc_parser *p)
+/* A number that may be negative (faces of dF, or of mi and ma). */
+static int fdc_parse_signed(struct fdc_parser *p, s64 *v, const char *what)
 {
-	char c = p->s[p->pos], d = c ? p->s[p->pos + 1] : 0;
+	bool neg = p->s[p->pos] == '-';
+	u64 n;
+	int ret;
 
-	if (c == '=') {
-		p->pos++;
-		return FDC_CMP_EQ;
-	}
-	if (c != '<' && c != '>')
-		return FDC_CMP_NONE;
-	p->pos += d == '=' ? 2 : 1;
-	if (c == '<')
-		return d == '=' ? FDC_CMP_LE : FDC_CMP_LT;
-	return d == '=' ? FDC_CMP_GE : FDC_CMP_GT;
+	p->pos += neg;
+	ret = fdc_parse_number(p, &n, what);
+	*v = neg ? -(s64)n : (s64)n;
+	return ret;
 }
 
 /**
- * fdc_dice_match() - whether a face satisfies a comparison
- * @c: the comparison
+ * fdc_dice_match() - whether a face meets a compare point
+ * @c: the compare point
  * @face: the face
  *
  * Return: true when it does.
@@ -106,12 +136,8 @@ bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face)
 	switch (c->op) {
 	case FDC_CMP_EQ:
 		return face == c->value;
-	case FDC_CMP_LT:
-		return face < c->value;
 	case FDC_CMP_LE:
 		return face <= c->value;
-	case FDC_CMP_GT:
-		return face > c->value;
 	case FDC_CMP_GE:
 		return face >= c->value;
 	default:
@@ -119,195 +145,547 @@ bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face)
 	}
 }
 
-static bool fdc_rerolled(const struct fdc_dice_term *t, s64 face)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nreroll; i++)
-		if (fdc_dice_match(&t->reroll[i], face))
-			return true;
-	return false;
-}
-
 /*
- * Whether some face escapes every reroll: the conditions are intervals, so
- * a face that escapes is an end of one of them shifted by one, or an end
- * of the die.
+ * A compare point: "=N", ">N", "<N" (inclusive, as in Roll20), ">=N",
+ * "<=N" (the same), or with @bare a plain "N" for "=N". Returns 1 when
+ * there is none here.
  */
-static bool fdc_some_face_stays(const struct fdc_dice_term *t)
+static int fdc_parse_cp(struct fdc_parser *p, struct fdc_dice_cond *c,
+			bool bare, const char *what)
 {
-	s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset, c;
-	unsigned int i;
-	int d;
+	char ch = p->s[p->pos];
 
-	if (!fdc_rerolled(t, lo) || !fdc_rerolled(t, hi))
-		return true;
-	for (i = 0; i < t->nreroll; i++) {
-		for (d = -1; d <= 1; d += 2) {
-			c = t->reroll[i].value + d;
-			if (c >= lo && c <= hi && !fdc_rerolled(t, c))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* A comparison and its number: "<3", ">=8", "=1" or just "1" (for r). */
-static int fdc_parse_cond(struct fdc_parser *p, struct fdc_dice_cond *c,
-			  bool bare, const char *what)
-{
-	u64 v;
-	int ret;
-
-	c->op = fdc_parse_cmp(p);
-	if (c->op == FDC_CMP_NONE) {
-		if (!bare)
-			return fdc_parse_fail(p, "expected a comparison at position %zu",
-					      p->pos + 1);
+	if (ch == '=') {
 		c->op = FDC_CMP_EQ;
-	}
-	/* Fudge faces go down to -1. */
-	if (p->s[p->pos] == '-' && isdigit((unsigned char)p->s[p->pos + 1])) {
 		p->pos++;
-		ret = fdc_parse_number(p, &v, what);
-		c->value = -(s64)v;
+	} else if (ch == '>' || ch == '<') {
+		c->op = ch == '>' ? FDC_CMP_GE : FDC_CMP_LE;
+		p->pos++;
+		if (p->s[p->pos] == '=')
+			p->pos++;
+	} else if (bare && (fdc_isdigit(ch) ||
+			    (ch == '-' && fdc_isdigit(p->s[p->pos + 1])))) {
+		c->op = FDC_CMP_EQ;
 	} else {
-		ret = fdc_parse_number(p, &v, what);
-		c->value = (s64)v;
+		return 1;
 	}
-	return ret;
+	return fdc_parse_signed(p, &c->value, what);
 }
 
-static int fdc_parse_keep(struct fdc_parser *p, struct fdc_dice_term *t,
-			  bool drop, bool low, size_t at)
+/* ------------------------------------------------------------------------
+ * Bounds: the least and largest value of each node, and its denominator
+ */
+
+static __int128 fdc_min128(__int128 a, __int128 b)
 {
+	return a < b ? a : b;
+}
+
+static __int128 fdc_max128(__int128 a, __int128 b)
+{
+	return a > b ? a : b;
+}
+
+static __int128 fdc_floor_div(__int128 a, __int128 b)
+{
+	__int128 q = a / b;
+
+	return (a % b && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static __int128 fdc_ceil_div(__int128 a, __int128 b)
+{
+	__int128 q = a / b;
+
+	return (a % b && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+static int fdc_set_bounds(struct fdc_parser *p, struct fdc_dice_node *n,
+			  __int128 lo, __int128 hi, __int128 den)
+{
+	if (lo < -FDC_DICE_LIMIT || hi > FDC_DICE_LIMIT)
+		return fdc_parse_fail(p, "values could go beyond 2^62 (near position %zu)",
+				      p->pos);
+	if (den > (__int128)FDC_DEN_MAX)
+		return fdc_parse_fail(p, "too many fractions on the way (near position %zu)",
+				      p->pos);
+	n->lo = (s64)lo;
+	n->hi = (s64)hi;
+	n->den = (u64)den;
+	return 0;
+}
+
+/* The faces a die can show, after mi and ma. */
+static void fdc_face_range(const struct fdc_dice_term *t, s64 *lo, s64 *hi)
+{
+	*lo = 1 + t->offset;
+	*hi = (s64)t->sides + t->offset;
+	if (t->has_min) {
+		*lo = *lo > t->min_face ? *lo : t->min_face;
+		*hi = *hi > t->min_face ? *hi : t->min_face;
+	}
+	if (t->has_max) {
+		*lo = *lo < t->max_face ? *lo : t->max_face;
+		*hi = *hi < t->max_face ? *hi : t->max_face;
+	}
+}
+
+/**
+ * fdc_dice_kept_count() - how many of @n dice or items a keep or drop
+ *	leaves
+ * @m: the modifiers
+ * @n: the dice or items
+ *
+ * Return: the count kept.
+ */
+u64 fdc_dice_kept_count(const struct fdc_dice_mods *m, u64 n)
+{
+	if (!m->has_keep)
+		return n;
+	if (m->drop)
+		return m->keep >= n ? 0 : n - m->keep;
+	return m->keep < n ? m->keep : n;
+}
+
+static int fdc_bound_dice(struct fdc_parser *p, struct fdc_dice_node *n)
+{
+	const struct fdc_dice_term *t = &n->dice;
+	__int128 flo, fhi, dlo, dhi, units, kept;
+	s64 a, b;
+
+	fdc_face_range(t, &a, &b);
+	flo = a;
+	fhi = b;
+	kept = fdc_dice_kept_count(&t->mods, t->count);
+	units = kept;
+	dlo = flo;
+	dhi = fhi;
+	switch (t->explode) {
+	case FDC_EXPLODE_NONE:
+		break;
+	case FDC_EXPLODE_PENETRATE:
+		dhi = fhi + (__int128)FDC_DICE_MAX_EXPLODE * (fhi - 1);
+		units = kept * (FDC_DICE_MAX_EXPLODE + 1);
+		break;
+	case FDC_EXPLODE_COMPOUND:
+		dhi = fhi * (FDC_DICE_MAX_EXPLODE + 1);
+		break;
+	default:
+		dhi = fhi * (FDC_DICE_MAX_EXPLODE + 1);
+		units = kept * (FDC_DICE_MAX_EXPLODE + 1);
+		break;
+	}
+	if (t->has_ra) {
+		kept++;
+		units++;
+	}
+	if (t->mods.success.op)
+		return fdc_set_bounds(p, n, t->mods.failure.op ? -units : 0,
+				      units, 1);
+	return fdc_set_bounds(p, n, fdc_min128(kept * dlo, 0) +
+			      (t->has_ra ? 0 : fdc_max128(kept * dlo, 0)),
+			      kept * dhi, 1);
+}
+
+static int fdc_bound_group(struct fdc_parser *p, struct fdc_dice_node *n)
+{
+	struct fdc_dice_expr *e = p->e;
+	__int128 lo = 0, hi = 0, mlo = 0, mhi = 0, kept;
+	unsigned int i;
+
+	kept = fdc_dice_kept_count(&n->mods, n->nitems);
+	for (i = 0; i < n->nitems; i++) {
+		const struct fdc_dice_node *c = &e->node[e->items[n->first + i]];
+
+		lo += c->lo;
+		hi += c->hi;
+		mlo = i ? fdc_min128(mlo, c->lo) : c->lo;
+		mhi = i ? fdc_max128(mhi, c->hi) : c->hi;
+	}
+	if (n->mods.success.op)
+		return fdc_set_bounds(p, n, n->mods.failure.op ? -kept : 0,
+				      kept, 1);
+	if (kept < n->nitems) {
+		lo = kept * mlo;
+		hi = kept * mhi;
+	}
+	return fdc_set_bounds(p, n, lo, hi, 1);
+}
+
+static int fdc_bound_op(struct fdc_parser *p, struct fdc_dice_node *n)
+{
+	const struct fdc_dice_node *a = &p->e->node[n->a];
+	const struct fdc_dice_node *b = &p->e->node[n->b];
+	__int128 c[4], lo, hi, m, den = (__int128)a->den * b->den;
+	int i;
+
+	switch (n->kind) {
+	case FDC_NODE_ADD:
+		return fdc_set_bounds(p, n, (__int128)a->lo + b->lo,
+				      (__int128)a->hi + b->hi, den);
+	case FDC_NODE_SUB:
+		return fdc_set_bounds(p, n, (__int128)a->lo - b->hi,
+				      (__int128)a->hi - b->lo, den);
+	case FDC_NODE_MUL:
+		c[0] = (__int128)a->lo * b->lo;
+		c[1] = (__int128)a->lo * b->hi;
+		c[2] = (__int128)a->hi * b->lo;
+		c[3] = (__int128)a->hi * b->hi;
+		lo = c[0];
+		hi = c[0];
+		for (i = 1; i < 4; i++) {
+			lo = fdc_min128(lo, c[i]);
+			hi = fdc_max128(hi, c[i]);
+		}
+		return fdc_set_bounds(p, n, lo, hi, den);
+	case FDC_NODE_DIV:
+	case FDC_NODE_MOD:
+		if (b->lo <= 0 && b->hi >= 0)
+			return fdc_parse_fail(p,
+				"the divisor before position %zu can be 0 (%lld..%lld)",
+				p->pos + 1, (long long)b->lo, (long long)b->hi);
+		break;
+	default:
+		return -EINVAL;
+	}
+	m = fdc_max128(-(__int128)b->lo, b->hi);
+	if (n->kind == FDC_NODE_MOD) {
+		if (a->den > 1 || b->den > 1)
+			return fdc_parse_fail(p,
+				"'%%' of a fraction before position %zu: round it first",
+				p->pos + 1);
+		/* The remainder takes the sign of the dividend, as in Roll20. */
+		lo = a->lo >= 0 ? 0 : fdc_max128(a->lo, -(m - 1));
+		hi = a->hi <= 0 ? 0 : fdc_min128(a->hi, m - 1);
+		return fdc_set_bounds(p, n, lo, hi, 1);
+	}
+	/* Dividing by numbers of one sign: the extremes are at the corners. */
+	c[0] = fdc_floor_div(a->lo, b->lo);
+	c[1] = fdc_floor_div(a->lo, b->hi);
+	c[2] = fdc_floor_div(a->hi, b->lo);
+	c[3] = fdc_floor_div(a->hi, b->hi);
+	lo = c[0];
+	hi = c[0];
+	for (i = 1; i < 4; i++) {
+		lo = fdc_min128(lo, c[i]);
+		hi = fdc_max128(hi, c[i]);
+	}
+	hi++;
+	if (b->lo == b->hi && (b->lo == 1 || b->lo == -1) && b->den == 1)
+		den = a->den;
+	else
+		den = (__int128)a->den * m * b->den;
+	return fdc_set_bounds(p, n, lo, hi, den);
+}
+
+static int fdc_bound_unary(struct fdc_parser *p, struct fdc_dice_node *n)
+{
+	const struct fdc_dice_node *a = &p->e->node[n->a];
+
+	switch (n->kind) {
+	case FDC_NODE_NEG:
+		return fdc_set_bounds(p, n, -(__int128)a->hi, -(__int128)a->lo, a->den);
+	case FDC_NODE_ABS:
+		return fdc_set_bounds(p, n, a->lo >= 0 ? a->lo :
+				      a->hi <= 0 ? -(__int128)a->hi : 0,
+				      fdc_max128(-(__int128)a->lo, a->hi), a->den);
+	default:
+		/* floor, ceil and round stay within the bounds, whole. */
+		return fdc_set_bounds(p, n, a->lo, a->hi, 1);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing
+ */
+
+static int fdc_new_node(struct fdc_parser *p, enum fdc_node_kind kind,
+			unsigned int *idx)
+{
+	struct fdc_dice_expr *e = p->e;
+
+	if (e->nnodes == FDC_DICE_MAX_NODES)
+		return fdc_parse_fail(p, "too long: at most %d numbers, dice and operators",
+				      FDC_DICE_MAX_NODES);
+	*idx = e->nnodes++;
+	memset(&e->node[*idx], 0, sizeof(e->node[*idx]));
+	e->node[*idx].kind = kind;
+	return 0;
+}
+
+static int fdc_parse_expr(struct fdc_parser *p, unsigned int *idx);
+
+static int fdc_parse_keep(struct fdc_parser *p, struct fdc_dice_mods *m,
+			  size_t at)
+{
+	char c = fdc_peek(p);
 	u64 n;
 	int ret;
 
-	ret = fdc_parse_number(p, &n, drop ? "the number of dice to drop" :
+	if (m->has_keep)
+		return fdc_parse_fail(p, "a second keep or drop at position %zu",
+				      at + 1);
+	m->has_keep = true;
+	m->drop = c == 'd';
+	p->pos++;
+	/* k and kh keep the highest, d and dl drop the lowest. */
+	m->keep_low = m->drop;
+	if (fdc_peek(p) == 'h' || fdc_peek(p) == 'l') {
+		bool low = fdc_peek(p) == 'l';
+
+		m->keep_low = m->drop ? !low : low;
+		p->pos++;
+	} else if (m->drop) {
+		m->keep_low = false;
+	}
+	ret = fdc_parse_number(p, &n, m->drop ? "the number of dice to drop" :
 			       "the number of dice to keep");
+	m->keep = n;
+	return ret;
+}
+
+/*
+ * Successes ">N", and failures "fN" after them: modifiers that dice and
+ * groups share. Returns 1 when the next character starts neither.
+ */
+static int fdc_parse_count_mod(struct fdc_parser *p, struct fdc_dice_mods *m)
+{
+	size_t at = p->pos;
+	int ret;
+
+	if (strchr("<>=", p->s[p->pos]) && p->s[p->pos]) {
+		if (m->success.op)
+			return fdc_parse_fail(p, "a second compare point at position %zu",
+					      at + 1);
+		return fdc_parse_cp(p, &m->success, false, "the target number");
+	}
+	if (fdc_peek(p) == 'f') {
+		if (m->failure.op)
+			return fdc_parse_fail(p, "a second 'f' at position %zu",
+					      at + 1);
+		p->pos++;
+		ret = fdc_parse_cp(p, &m->failure, true, "the failure number");
+		if (ret > 0)
+			return fdc_unexpected(p, "a compare point after 'f'");
+		return ret;
+	}
+	if (fdc_peek(p) == 'k' || fdc_peek(p) == 'd')
+		return fdc_parse_keep(p, m, at);
+	return 1;
+}
+
+static int fdc_check_mods(struct fdc_parser *p, const struct fdc_dice_mods *m)
+{
+	if (m->failure.op && !m->success.op)
+		return fdc_parse_fail(p,
+			"failures need a success compare point before them, as in 10d10>=8f1");
+	return 0;
+}
+
+/* Whether some face escapes every reroll condition. */
+static bool fdc_some_face_stays(const struct fdc_dice_term *t)
+{
+	s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset;
+	unsigned int i, j, inside = 0;
+
+	for (i = 0; i < t->nreroll; i++) {
+		const struct fdc_dice_cond *c = &t->reroll[i];
+
+		if (c->op == FDC_CMP_LE && c->value >= lo)
+			lo = c->value + 1;
+		if (c->op == FDC_CMP_GE && c->value <= hi)
+			hi = c->value - 1;
+	}
+	if (lo > hi)
+		return false;
+	for (i = 0; i < t->nreroll; i++) {
+		const struct fdc_dice_cond *c = &t->reroll[i];
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen |= t->reroll[j].op == FDC_CMP_EQ &&
+				t->reroll[j].value == c->value;
+		inside += c->op == FDC_CMP_EQ && !seen && c->value >= lo &&
+			  c->value <= hi;
+	}
+	return (u64)(hi - lo) + 1 > inside;
+}
+
+static int fdc_parse_explode(struct fdc_parser *p, struct fdc_dice_term *t)
+{
+	size_t at = p->pos;
+	s64 lo, hi;
+	int ret;
+
+	if (t->explode)
+		return fdc_parse_fail(p, "a second explosion at position %zu",
+				      at + 1);
+	if (t->fudge)
+		return fdc_parse_fail(p, "fudge dice do not explode (position %zu)",
+				      at + 1);
+	fdc_face_range(t, &lo, &hi);
+	if (p->s[p->pos] == 'x' || p->s[p->pos] == 'X') {
+		u64 v = t->sides;
+
+		/* fairdie's own: x explodes on its number or more. */
+		p->pos++;
+		t->explode = FDC_EXPLODE_WHOLE;
+		if (fdc_isdigit(p->s[p->pos])) {
+			ret = fdc_parse_number(p, &v, "the explosion threshold");
+			if (ret)
+				return ret;
+		}
+		t->explode_on.op = FDC_CMP_GE;
+		t->explode_on.value = (s64)v;
+	} else {
+		p->pos++;
+		t->explode = FDC_EXPLODE_EACH;
+		if (p->s[p->pos] == '!') {
+			t->explode = FDC_EXPLODE_COMPOUND;
+			p->pos++;
+		} else if (fdc_peek(p) == 'p') {
+			t->explode = FDC_EXPLODE_PENETRATE;
+			p->pos++;
+		}
+		ret = fdc_parse_cp(p, &t->explode_on, true,
+				   "the explosion's compare point");
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			t->explode_on.op = FDC_CMP_EQ;
+			t->explode_on.value = hi;
+		}
+	}
+	if (fdc_dice_match(&t->explode_on, lo) &&
+	    fdc_dice_match(&t->explode_on, hi) &&
+	    (t->explode_on.op != FDC_CMP_EQ || lo == hi))
+		return fdc_parse_fail(p,
+			"every face explodes (position %zu): the die would never stop",
+			at + 1);
+	return 0;
+}
+
+static int fdc_parse_reroll(struct fdc_parser *p, struct fdc_dice_term *t)
+{
+	size_t at = p->pos;
+	bool once = false;
+	int ret;
+
+	p->pos++;
+	if (fdc_peek(p) == 'a') {
+		u64 v;
+
+		/* avrae/d20's ra: its > and < are strict, so a face only. */
+		p->pos++;
+		if (t->has_ra)
+			return fdc_parse_fail(p, "a second 'ra' at position %zu",
+					      at + 1);
+		if (strchr("<>=", p->s[p->pos]) && p->s[p->pos])
+			return fdc_parse_fail(p, "'ra' takes a face at position %zu: %s",
+					      at + 1, fdc_ra_strict);
+		ret = fdc_parse_number(p, &v, "the face to reroll and add");
+		t->has_ra = true;
+		t->ra = (s64)v;
+		return ret;
+	}
+	if (fdc_peek(p) == 'o') {
+		once = true;
+		p->pos++;
+	}
+	if (t->nreroll && once != t->reroll_once)
+		return fdc_parse_fail(p, "'r' and 'ro' together at position %zu",
+				      at + 1);
+	if (t->nreroll == FDC_DICE_MAX_REROLLS)
+		return fdc_parse_fail(p, "more than %d rerolls at position %zu",
+				      FDC_DICE_MAX_REROLLS, at + 1);
+	t->reroll_once = once;
+	ret = fdc_parse_cp(p, &t->reroll[t->nreroll++], true,
+			   "the face to reroll");
+	if (ret > 0)
+		return fdc_unexpected(p, "the face to reroll");
 	if (ret)
 		return ret;
-	if (drop) {
-		if (n >= t->count)
-			return fdc_parse_fail(p,
-				"cannot drop %llu of %llu dice (position %zu)",
-				(unsigned long long)n,
-				(unsigned long long)t->count, at + 1);
-		/* Dropping the n lowest keeps the count - n highest. */
-		t->keep = t->count - n;
-		t->keep_low = !low;
-		return 0;
-	}
-	if (!n || n > t->count)
-		return fdc_parse_fail(p, "cannot keep %llu of %llu dice (position %zu)",
-				      (unsigned long long)n,
-				      (unsigned long long)t->count, at + 1);
-	t->keep = n;
-	t->keep_low = low;
+	if (!once && !fdc_some_face_stays(t))
+		return fdc_parse_fail(p, "every face would be rerolled forever (position %zu)",
+				      at + 1);
 	return 0;
 }
 
 static int fdc_parse_modifiers(struct fdc_parser *p, struct fdc_dice_term *t)
 {
-	bool have_keep = false, have_explode = false, low, drop;
 	size_t at;
 	int ret;
 
 	for (;;) {
 		at = p->pos;
 		switch (fdc_peek(p)) {
-		case 'k':
-		case 'd':
-			drop = fdc_peek(p) == 'd';
-			if (have_keep)
-				return fdc_parse_fail(p, "'%c' given twice at position %zu",
-						      drop ? 'd' : 'k', at + 1);
-			have_keep = true;
-			p->pos++;
-			low = drop;
-			if (fdc_peek(p) == 'h') {
-				low = false;
-				p->pos++;
-			} else if (fdc_peek(p) == 'l') {
-				low = true;
-				p->pos++;
-			}
-			ret = fdc_parse_keep(p, t, drop, low, at);
-			if (ret)
-				return ret;
-			break;
-		case 'x':
 		case '!':
-			if (have_explode)
-				return fdc_parse_fail(p, "'%c' given twice at position %zu",
-						      p->s[at], at + 1);
-			have_explode = true;
-			p->pos++;
-			t->explode = t->sides;
-			if (isdigit((unsigned char)p->s[p->pos])) {
-				ret = fdc_parse_number(p, &t->explode,
-						       "the explosion threshold");
-				if (ret)
-					return ret;
-			}
-			if (t->fudge)
-				return fdc_parse_fail(p, "fudge dice do not explode (position %zu)",
-						      at + 1);
-			if (t->explode < 2)
-				return fdc_parse_fail(p,
-					"dice exploding on %llu or more would explode forever (position %zu)",
-					(unsigned long long)t->explode, at + 1);
-			if (t->explode > t->sides)
-				return fdc_parse_fail(p,
-					"a d%llu never shows %llu: '%c%llu' at position %zu",
-					(unsigned long long)t->sides,
-					(unsigned long long)t->explode, p->s[at],
-					(unsigned long long)t->explode, at + 1);
+		case 'x':
+			ret = fdc_parse_explode(p, t);
 			break;
 		case 'r':
-			if (t->nreroll == FDC_DICE_MAX_REROLLS)
-				return fdc_parse_fail(p, "more than %d rerolls at position %zu",
-						      FDC_DICE_MAX_REROLLS, at + 1);
-			p->pos++;
-			ret = fdc_parse_cond(p, &t->reroll[t->nreroll++], true,
-					     "the face to reroll");
-			if (ret)
-				return ret;
-			if (!fdc_some_face_stays(t))
-				return fdc_parse_fail(p,
-					"every face would be rerolled forever (position %zu)",
-					at + 1);
+			ret = fdc_parse_reroll(p, t);
 			break;
+		case 'm':
+			p->pos++;
+			if (fdc_peek(p) != 'i' && fdc_peek(p) != 'a')
+				return fdc_parse_fail(p,
+					"Roll20's 'm' (matching) at %zu: not supported",
+					at + 1);
+			if (fdc_peek(p) == 'i') {
+				t->has_min = true;
+				p->pos++;
+				ret = fdc_parse_signed(p, &t->min_face, "the least face");
+			} else {
+				t->has_max = true;
+				p->pos++;
+				ret = fdc_parse_signed(p, &t->max_face, "the largest face");
+			}
+			break;
+		case 's':
+			return fdc_parse_fail(p,
+				"sorting ('s', 'sa', 'sd') at position %zu is not supported",
+				at + 1);
 		default:
-			return 0;
+			ret = fdc_parse_count_mod(p, &t->mods);
+			if (ret > 0)
+				return 0;
+			break;
 		}
+		if (ret)
+			return ret;
 	}
 }
 
-static int fdc_parse_factor(struct fdc_parser *p, struct fdc_dice_term *t)
+static int fdc_check_dice(struct fdc_parser *p, const struct fdc_dice_term *t)
 {
-	size_t start = p->pos;
+	if ((t->explode == FDC_EXPLODE_EACH ||
+	     t->explode == FDC_EXPLODE_PENETRATE) && t->mods.has_keep)
+		return fdc_parse_fail(p, "%s: %s; %s", fdc_keep_each[0],
+				      fdc_keep_each[1], fdc_keep_each[2]);
+	if (t->has_ra && (t->explode || t->mods.has_keep || t->mods.success.op))
+		return fdc_parse_fail(p, "%s, %s",
+				      "'ra' goes with r, ro, mi and ma only",
+				      "not with explosions, keeping or compare points");
+	if ((t->has_min || t->has_max) && t->explode)
+		return fdc_parse_fail(p, "'mi' and 'ma' do not go with explosions");
+	return fdc_check_mods(p, &t->mods);
+}
+
+static int fdc_parse_dice(struct fdc_parser *p, u64 count, size_t start,
+			  unsigned int *idx)
+{
+	struct fdc_dice_term *t;
 	int ret;
 
-	t->count = 1;
-	if (isdigit((unsigned char)p->s[p->pos])) {
-		ret = fdc_parse_number(p, &t->count, "a number");
-		if (ret)
-			return ret;
-		if (fdc_peek(p) != 'd') {
-			t->sides = t->count;
-			t->count = 0;
-			return 0;
-		}
-	} else if (fdc_peek(p) != 'd') {
-		if (!p->s[p->pos])
-			return fdc_parse_fail(p, "expected a number or a die like 'd6' at the end");
-		return fdc_parse_fail(p,
-			"unexpected '%c' at position %zu, expected a number or a die like 'd6'",
-			p->s[p->pos], p->pos + 1);
-	}
-
+	ret = fdc_new_node(p, FDC_NODE_DICE, idx);
+	if (ret)
+		return ret;
+	t = &p->e->node[*idx].dice;
+	t->count = count;
+	if (count > FDC_DICE_MAX_DICE)
+		return fdc_parse_fail(p, "too many dice at position %zu: at most %d",
+				      start + 1, FDC_DICE_MAX_DICE);
 	p->pos++;	/* the 'd' */
 	if (p->s[p->pos] == '%') {
 		t->sides = 100;
@@ -318,84 +696,331 @@ static int fdc_parse_factor(struct fdc_parser *p, struct fdc_dice_term *t)
 		t->offset = -2;
 		t->fudge = true;
 		p->pos++;
-	} else if (isdigit((unsigned char)p->s[p->pos])) {
+	} else if (fdc_isdigit(p->s[p->pos])) {
 		ret = fdc_parse_number(p, &t->sides, "the number of sides");
 		if (ret)
 			return ret;
+		if (!t->sides)
+			return fdc_parse_fail(p, "a die needs at least 1 side (position %zu)",
+					      start + 1);
+	} else if (p->s[p->pos] == '(') {
+		return fdc_parse_fail(p,
+			"computed sides like d(2*3) at position %zu are not supported",
+			p->pos + 1);
 	} else {
-		return fdc_parse_fail(p, "missing number of sides after 'd' at position %zu",
-				      p->pos);
+		return fdc_unexpected(p, "the number of sides after 'd'");
 	}
-	if (!t->count)
-		return fdc_parse_fail(p, "a group of 0 dice at position %zu",
-				      start + 1);
-	if (!t->sides)
-		return fdc_parse_fail(p, "a die needs at least 1 side (position %zu)",
-				      start + 1);
 	ret = fdc_parse_modifiers(p, t);
 	if (ret)
 		return ret;
-	if (fdc_parse_cmp(p) != FDC_CMP_NONE) {
-		/* Back up: fdc_parse_cond() reads the operator itself. */
-		while (p->pos > start && strchr("<>=", p->s[p->pos - 1]))
-			p->pos--;
-		return fdc_parse_cond(p, &t->pool, false, "the target number");
-	}
-	return 0;
+	ret = fdc_check_dice(p, t);
+	if (ret)
+		return ret;
+	return fdc_bound_dice(p, &p->e->node[*idx]);
 }
 
-/* '*' and '/' by constants after a factor. */
-static int fdc_parse_ops(struct fdc_parser *p, struct fdc_dice_term *t)
+static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 {
+	struct fdc_dice_expr *e = p->e;
+	unsigned int items[FDC_DICE_MAX_NODES], n = 0, i, it;
+	struct fdc_dice_node *g;
+	struct fdc_dice_mods m = { 0 };
+	int ret;
+
+	p->pos++;	/* the '{' */
+	for (;;) {
+		ret = fdc_parse_expr(p, &it);
+		if (ret)
+			return ret;
+		if (e->node[it].den > 1)
+			return fdc_parse_fail(p,
+				"an item of {...} can be a fraction (at %zu): round it",
+				p->pos + 1);
+		items[n++] = it;
+		fdc_skip_blanks(p);
+		if (p->s[p->pos] == '}')
+			break;
+		if (p->s[p->pos] != ',')
+			return fdc_unexpected(p, "',' or '}'");
+		p->pos++;
+	}
+	p->pos++;
+	for (;;) {
+		ret = fdc_parse_count_mod(p, &m);
+		if (ret > 0)
+			break;
+		if (ret)
+			return ret;
+	}
+	ret = fdc_check_mods(p, &m);
+	if (ret)
+		return ret;
+	/* {5d6!!}>8: a group of one roll of dice counts its dice. */
+	if (n == 1 && e->node[items[0]].kind == FDC_NODE_DICE) {
+		struct fdc_dice_term *t = &e->node[items[0]].dice;
+
+		if (m.has_keep && t->mods.has_keep)
+			return fdc_parse_fail(p, "a keep or drop inside {...} and after it");
+		if (m.success.op && t->mods.success.op)
+			return fdc_parse_fail(p, "a compare point inside {...} and after it");
+		if (m.has_keep) {
+			t->mods.has_keep = true;
+			t->mods.keep = m.keep;
+			t->mods.keep_low = m.keep_low;
+			t->mods.drop = m.drop;
+		}
+		if (m.success.op) {
+			t->mods.success = m.success;
+			t->mods.failure = m.failure;
+		}
+		ret = fdc_check_dice(p, t);
+		if (ret)
+			return ret;
+		*idx = items[0];
+		return fdc_bound_dice(p, &e->node[*idx]);
+	}
+	if (e->nitems + n > FDC_DICE_MAX_NODES)
+		return fdc_parse_fail(p, "too many items in groups");
+	ret = fdc_new_node(p, FDC_NODE_GROUP, idx);
+	if (ret)
+		return ret;
+	g = &e->node[*idx];
+	g->first = e->nitems;
+	g->nitems = n;
+	g->mods = m;
+	for (i = 0; i < n; i++)
+		e->items[e->nitems++] = items[i];
+	return fdc_bound_group(p, g);
+}
+
+static const struct {
+	const char *name;
+	enum fdc_node_kind kind;
+} fdc_funcs[] = {
+	{ "floor", FDC_NODE_FLOOR },
+	{ "ceil", FDC_NODE_CEIL },
+	{ "round", FDC_NODE_ROUND },
+	{ "abs", FDC_NODE_ABS },
+};
+
+static int fdc_parse_func(struct fdc_parser *p, unsigned int *idx)
+{
+	size_t start = p->pos, len = 0, i;
+	unsigned int a;
+	int ret;
+
+	while (isalpha((unsigned char)p->s[start + len]))
+		len++;
+	for (i = 0; i < ARRAY_SIZE(fdc_funcs); i++)
+		if (strlen(fdc_funcs[i].name) == len &&
+		    !strncasecmp(p->s + start, fdc_funcs[i].name, len))
+			break;
+	if (i == ARRAY_SIZE(fdc_funcs))
+		return fdc_parse_fail(p, "unknown word at position %zu: %s",
+				      start + 1,
+				      "the functions are floor, ceil, round and abs");
+	p->pos += len;
+	fdc_skip_blanks(p);
+	if (p->s[p->pos] != '(')
+		return fdc_unexpected(p, "'(' after the function");
+	p->pos++;
+	ret = fdc_parse_expr(p, &a);
+	if (ret)
+		return ret;
+	fdc_skip_blanks(p);
+	if (p->s[p->pos] != ')')
+		return fdc_unexpected(p, "')'");
+	p->pos++;
+	ret = fdc_new_node(p, fdc_funcs[i].kind, idx);
+	if (ret)
+		return ret;
+	p->e->node[*idx].a = a;
+	return fdc_bound_unary(p, &p->e->node[*idx]);
+}
+
+static bool fdc_starts_die(const struct fdc_parser *p, size_t pos)
+{
+	char c;
+
+	if (tolower((unsigned char)p->s[pos]) != 'd')
+		return false;
+	c = p->s[pos + 1];
+	return fdc_isdigit(c) || c == '%' || c == 'f' || c == 'F';
+}
+
+static int fdc_parse_primary(struct fdc_parser *p, unsigned int *idx)
+{
+	size_t start;
 	u64 v;
 	int ret;
 
-	for (;;) {
-		size_t at = p->pos;
-		char op;
-
-		fdc_skip_blanks(p);
-		op = p->s[p->pos];
-		if (op != '*' && op != '/') {
-			p->pos = at;
-			return 0;
-		}
-		if (t->nops == ARRAY_SIZE(t->op))
-			return fdc_parse_fail(p, "more than %zu '*' and '/' at position %zu",
-					      ARRAY_SIZE(t->op), p->pos + 1);
-		p->pos++;
-		fdc_skip_blanks(p);
+	fdc_skip_blanks(p);
+	start = p->pos;
+	if (fdc_isdigit(p->s[p->pos])) {
 		ret = fdc_parse_number(p, &v, "a number");
 		if (ret)
 			return ret;
-		if (op == '/' && !v)
-			return fdc_parse_fail(p, "division by zero at position %zu",
-					      at + 1);
-		t->op[t->nops] = op;
-		t->arg[t->nops++] = (s64)v;
+		if (fdc_peek(p) == 'd')
+			return fdc_parse_dice(p, v, start, idx);
+		fdc_skip_blanks(p);
+		if (p->pos > start && fdc_starts_die(p, p->pos))
+			return fdc_parse_fail(p,
+				"a blank at position %zu splits the dice: write %llu%c%.*s",
+				p->pos, (unsigned long long)v, p->s[p->pos],
+				(int)strspn(p->s + p->pos + 1,
+					    "0123456789%fF"),
+				p->s + p->pos + 1);
+		ret = fdc_new_node(p, FDC_NODE_NUM, idx);
+		if (ret)
+			return ret;
+		p->e->node[*idx].num = (s64)v;
+		p->e->node[*idx].lo = (s64)v;
+		p->e->node[*idx].hi = (s64)v;
+		p->e->node[*idx].den = 1;
+		return 0;
+	}
+	if (fdc_peek(p) == 'd' && !isalpha((unsigned char)p->s[p->pos + 1]))
+		return fdc_parse_dice(p, 1, start, idx);
+	if (fdc_peek(p) == 'd' && fdc_starts_die(p, p->pos))
+		return fdc_parse_dice(p, 1, start, idx);
+	if (p->s[p->pos] == '(') {
+		p->pos++;
+		ret = fdc_parse_expr(p, idx);
+		if (ret)
+			return ret;
+		fdc_skip_blanks(p);
+		if (p->s[p->pos] != ')')
+			return fdc_unexpected(p, "')'");
+		p->pos++;
+		if (fdc_peek(p) == 'd')
+			return fdc_parse_fail(p,
+				"computed dice counts ((1+1)d6) at %zu: not supported",
+				p->pos + 1);
+		return 0;
+	}
+	if (p->s[p->pos] == '{')
+		return fdc_parse_group(p, idx);
+	if (isalpha((unsigned char)p->s[p->pos]))
+		return fdc_parse_func(p, idx);
+	return fdc_unexpected(p, "a number, a die like 'd6', '(' or '{'");
+}
+
+/* Inline labels, "1d20[fire]": text for the reader, no value. */
+static int fdc_skip_labels(struct fdc_parser *p)
+{
+	const char *end;
+
+	for (;;) {
+		fdc_skip_blanks(p);
+		if (p->s[p->pos] != '[')
+			return 0;
+		end = strchr(p->s + p->pos, ']');
+		if (!end)
+			return fdc_parse_fail(p, "the label at position %zu has no ']'",
+					      p->pos + 1);
+		p->pos = end - p->s + 1;
 	}
 }
 
-/* The largest magnitude a term can reach without explosions. */
-static u64 fdc_term_max(const struct fdc_dice_term *t)
+static int fdc_parse_unary(struct fdc_parser *p, unsigned int *idx)
 {
-	u64 n = t->keep ? t->keep : t->count, m;
-	unsigned int i;
+	unsigned int a;
+	int ret;
 
-	if (!t->count)
-		m = t->sides;
-	else if (t->pool.op)
-		m = n;
-	else
-		m = n > UINT64_MAX / t->sides ? UINT64_MAX : n * t->sides;
-	for (i = 0; i < t->nops; i++) {
-		if (t->op[i] == '/')
-			continue;
-		if (t->arg[i] && m > UINT64_MAX / (u64)t->arg[i])
-			return UINT64_MAX;
-		m *= (u64)t->arg[i];
+	fdc_skip_blanks(p);
+	if (p->s[p->pos] == '-' || p->s[p->pos] == '+') {
+		bool neg = p->s[p->pos] == '-';
+
+		p->pos++;
+		if (++p->depth > FDC_DICE_MAX_NODES)
+			return fdc_parse_fail(p, "too many signs in a row");
+		ret = fdc_parse_unary(p, &a);
+		p->depth--;
+		if (ret || !neg) {
+			*idx = a;
+			return ret;
+		}
+		ret = fdc_new_node(p, FDC_NODE_NEG, idx);
+		if (ret)
+			return ret;
+		p->e->node[*idx].a = a;
+		return fdc_bound_unary(p, &p->e->node[*idx]);
 	}
-	return m;
+	ret = fdc_parse_primary(p, idx);
+	if (ret)
+		return ret;
+	return fdc_skip_labels(p);
+}
+
+static int fdc_binary(struct fdc_parser *p, enum fdc_node_kind kind,
+		      unsigned int a, unsigned int b, unsigned int *idx)
+{
+	int ret = fdc_new_node(p, kind, idx);
+
+	if (ret)
+		return ret;
+	p->e->node[*idx].a = a;
+	p->e->node[*idx].b = b;
+	return fdc_bound_op(p, &p->e->node[*idx]);
+}
+
+static int fdc_parse_term(struct fdc_parser *p, unsigned int *idx)
+{
+	enum fdc_node_kind kind;
+	unsigned int b;
+	int ret;
+
+	ret = fdc_parse_unary(p, idx);
+	for (;;) {
+		if (ret)
+			return ret;
+		fdc_skip_blanks(p);
+		switch (p->s[p->pos]) {
+		case '*':
+			if (p->s[p->pos + 1] == '*')
+				return fdc_parse_fail(p, "'**' at position %zu: no powers",
+						      p->pos + 1);
+			kind = FDC_NODE_MUL;
+			break;
+		case '/':
+			kind = FDC_NODE_DIV;
+			break;
+		case '%':
+			kind = FDC_NODE_MOD;
+			break;
+		default:
+			return 0;
+		}
+		p->pos++;
+		ret = fdc_parse_unary(p, &b);
+		if (!ret)
+			ret = fdc_binary(p, kind, *idx, b, idx);
+	}
+}
+
+static int fdc_parse_expr(struct fdc_parser *p, unsigned int *idx)
+{
+	enum fdc_node_kind kind;
+	unsigned int b;
+	int ret;
+
+	if (++p->depth > FDC_DICE_MAX_NODES)
+		return fdc_parse_fail(p, "parentheses nested too deep");
+	ret = fdc_parse_term(p, idx);
+	for (;;) {
+		if (ret)
+			break;
+		fdc_skip_blanks(p);
+		if (p->s[p->pos] != '+' && p->s[p->pos] != '-')
+			break;
+		kind = p->s[p->pos] == '+' ? FDC_NODE_ADD : FDC_NODE_SUB;
+		p->pos++;
+		ret = fdc_parse_term(p, &b);
+		if (!ret)
+			ret = fdc_binary(p, kind, *idx, b, idx);
+	}
+	p->depth--;
+	return ret;
 }
 
 /**
@@ -410,639 +1035,705 @@ static u64 fdc_term_max(const struct fdc_dice_term *t)
 int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen)
 {
-	struct fdc_parser p = { .s = text, .err = err, .errlen = errlen };
-	struct fdc_dice_term *t;
-	u64 bound = 0, m, sides = 0;
-	int sign = 1, ret;
+	struct fdc_parser p = { .s = text, .err = err, .errlen = errlen,
+				.e = expr };
 	size_t at;
+	u64 v;
+	int ret;
 
-	memset(expr, 0, sizeof(*expr));
+	memset(expr, 0, offsetof(struct fdc_dice_expr, node));
 	expr->repeat = 1;
+	expr->explode_max = FDC_DICE_MAX_EXPLODE;
 	fdc_skip_blanks(&p);
 	if (!text[p.pos])
 		return fdc_parse_fail(&p, "empty expression");
 	/* NxEXPR: a number and an 'x' before anything else. */
 	at = p.pos;
-	while (isdigit((unsigned char)text[p.pos]))
+	while (fdc_isdigit(text[p.pos]))
 		p.pos++;
-	if (p.pos > at && fdc_peek(&p) == 'x') {
+	if (p.pos > at && (text[p.pos] == 'x' || text[p.pos] == 'X')) {
 		p.pos = at;
-		ret = fdc_parse_number(&p, &expr->repeat, "a number");
+		ret = fdc_parse_number(&p, &v, "a number");
 		if (ret)
 			return ret;
-		if (!expr->repeat || expr->repeat > FDC_DICE_MAX_REPEAT)
-			return fdc_parse_fail(&p, "cannot print %llu totals on a line (1 to %d)",
-					      (unsigned long long)expr->repeat,
+		if (!v || v > FDC_DICE_MAX_REPEAT)
+			return fdc_parse_fail(&p, "%llux: the repeat count must be 1 to %d",
+					      (unsigned long long)v,
 					      FDC_DICE_MAX_REPEAT);
+		expr->repeat = v;
 		p.pos++;
-		if (!text[p.pos])
-			return fdc_parse_fail(&p, "expected an expression after 'x' at the end");
 	} else {
 		p.pos = at;
 	}
-	if (text[p.pos] == '+' || text[p.pos] == '-') {
-		sign = text[p.pos] == '-' ? -1 : 1;
-		p.pos++;
-		fdc_skip_blanks(&p);
-	}
-	for (;;) {
-		if (expr->nterms == FDC_DICE_MAX_TERMS)
-			return fdc_parse_fail(&p, "more than %d terms",
-					      FDC_DICE_MAX_TERMS);
-		t = &expr->term[expr->nterms++];
-		t->sign = sign;
-		ret = fdc_parse_factor(&p, t);
-		if (!ret)
-			ret = fdc_parse_ops(&p, t);
-		if (ret)
-			return ret;
-		if (t->count) {
-			expr->mixed |= sides && t->sides != sides;
-			sides = t->sides;
-		}
-		expr->dice += t->count;
-		if (expr->dice > FDC_DICE_MAX_DICE)
-			return fdc_parse_fail(&p, "too many dice: at most %d per roll",
-					      FDC_DICE_MAX_DICE);
-		m = fdc_term_max(t);
-		if (m > FDC_TOTAL_MAX || bound > FDC_TOTAL_MAX - m)
-			return fdc_parse_fail(&p, "totals could exceed %lld",
-					      (long long)FDC_TOTAL_MAX);
-		bound += m;
-
-		fdc_skip_blanks(&p);
-		if (!text[p.pos])
-			return 0;
-		if (text[p.pos] != '+' && text[p.pos] != '-')
-			return fdc_parse_fail(&p, "unexpected '%c' at position %zu",
-					      text[p.pos], p.pos + 1);
-		sign = text[p.pos] == '-' ? -1 : 1;
-		p.pos++;
-		fdc_skip_blanks(&p);
-	}
+	ret = fdc_parse_expr(&p, &expr->root);
+	if (ret)
+		return ret;
+	fdc_skip_blanks(&p);
+	if (text[p.pos])
+		return fdc_unexpected(&p, "an operator or the end");
+	if (expr->node[expr->root].den > 1)
+		return fdc_parse_fail(&p, "%s: %s; %s", fdc_fraction[0],
+				      fdc_fraction[1], fdc_fraction[2]);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------
  * Rolling
  */
 
-/**
- * struct fdc_die - one die of a group, with its explosions
- * @sum: the faces added up
- * @first: index of its first explosion in the group's faces, which
- *	start with the first face of each die, in order
- * @nfaces: faces rolled for it (1 plus its explosions)
- * @kept: counts in the total
- */
-struct fdc_die {
-	s64 sum;
-	size_t first;
-	size_t nfaces;
+/* A value on the way: @n / @d, @d > 0, in lowest terms. */
+struct fdc_q {
+	__int128 n;
+	__int128 d;
+};
+
+static __int128 fdc_gcd(__int128 a, __int128 b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		__int128 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static struct fdc_q fdc_q_make(__int128 n, __int128 d)
+{
+	__int128 g;
+
+	if (d < 0) {
+		n = -n;
+		d = -d;
+	}
+	g = fdc_gcd(n, d);
+	if (g > 1) {
+		n /= g;
+		d /= g;
+	}
+	return (struct fdc_q){ n, d };
+}
+
+/* One die's faces, kept for -v. */
+struct fdc_face {
+	s64 value;
 	bool kept;
+	bool joined;	/* added to the face before it (x, !!) */
 };
 
-struct fdc_rank {
-	s64 sum;
-	size_t index;
+/**
+ * struct fdc_roller - one evaluation
+ * @e: the expression
+ * @dev: the engine
+ * @verbose: where the dice go as text, or NULL
+ * @json: where they go as JSON objects, or NULL
+ * @shown: dice terms written to @json
+ * @deepest: the most explosions of one die
+ * @val: scratch for the dice of a term: values
+ * @succ: and successes
+ * @cap: room in @val and @succ
+ * @rank: scratch for keeping
+ * @faces: the faces, for -v
+ * @nfaces: how many
+ * @fcap: room in @faces
+ */
+struct fdc_roller {
+	const struct fdc_dice_expr *e;
+	struct fdc_engine *dev;
+	FILE *verbose;
+	FILE *json;
+	unsigned int shown;
+	unsigned int deepest;
+	s64 *val;
+	s64 *succ;
+	size_t cap;
+	size_t *rank;
+	struct fdc_face *faces;
+	size_t nfaces;
+	size_t fcap;
 };
 
-static int fdc_rank_high(const void *a, const void *b)
+/* The scratch, kept from one roll to the next (the tool has one thread). */
+static struct fdc_roller fdc_scratch;
+
+static int fdc_grow(struct fdc_roller *r, size_t n)
 {
-	const struct fdc_rank *x = a, *y = b;
+	s64 *v, *s;
+	size_t *k;
 
-	if (x->sum != y->sum)
-		return x->sum > y->sum ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static int fdc_rank_low(const void *a, const void *b)
-{
-	const struct fdc_rank *x = a, *y = b;
-
-	if (x->sum != y->sum)
-		return x->sum < y->sum ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Mark the dice that count: all, or the @keep highest or lowest. */
-static int fdc_keep(const struct fdc_dice_term *t, struct fdc_die *dice)
-{
-	struct fdc_rank *rank;
-	size_t i;
-
-	for (i = 0; i < t->count; i++)
-		dice[i].kept = !t->keep;
-	if (!t->keep)
+	if (n <= r->cap)
 		return 0;
-	rank = malloc(t->count * sizeof(*rank));
-	if (!rank) {
+	v = realloc(r->val, n * sizeof(*v));
+	if (v)
+		r->val = v;
+	s = realloc(r->succ, n * sizeof(*s));
+	if (s)
+		r->succ = s;
+	k = realloc(r->rank, n * sizeof(*k));
+	if (k)
+		r->rank = k;
+	if (!v || !s || !k) {
 		fdc_err("out of memory");
 		return -1;
 	}
-	for (i = 0; i < t->count; i++) {
-		rank[i].sum = dice[i].sum;
-		rank[i].index = i;
-	}
-	qsort(rank, t->count, sizeof(*rank),
-	      t->keep_low ? fdc_rank_low : fdc_rank_high);
-	for (i = 0; i < t->keep; i++)
-		dice[rank[i].index].kept = true;
-	free(rank);
+	r->cap = n;
 	return 0;
 }
 
-static const char *const fdc_cmp_names[] = {
-	[FDC_CMP_EQ] = "=", [FDC_CMP_LT] = "<", [FDC_CMP_LE] = "<=",
-	[FDC_CMP_GT] = ">", [FDC_CMP_GE] = ">=",
-};
+static int fdc_note_face(struct fdc_roller *r, s64 value, bool joined)
+{
+	if (!r->verbose && !r->json)
+		return 0;
+	if (r->nfaces == r->fcap) {
+		size_t cap = r->fcap ? 2 * r->fcap : 64;
+		struct fdc_face *f = realloc(r->faces, cap * sizeof(*f));
 
-static void fdc_print_term(const struct fdc_dice_term *t, FILE *out)
+		if (!f) {
+			fdc_err("out of memory");
+			return -1;
+		}
+		r->faces = f;
+		r->fcap = cap;
+	}
+	r->faces[r->nfaces].value = value;
+	r->faces[r->nfaces].kept = true;
+	r->faces[r->nfaces++].joined = joined;
+	return 0;
+}
+
+/* A face of a die rerolled while it matches: one roll of those that stay. */
+static int fdc_face_stay(struct fdc_roller *r, const struct fdc_dice_term *t,
+			 s64 *face)
+{
+	s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset, pts[4], x;
+	unsigned int i, j, n = 0;
+	u64 v;
+
+	for (i = 0; i < t->nreroll; i++) {
+		const struct fdc_dice_cond *c = &t->reroll[i];
+
+		if (c->op == FDC_CMP_LE && c->value >= lo)
+			lo = c->value + 1;
+		if (c->op == FDC_CMP_GE && c->value <= hi)
+			hi = c->value - 1;
+	}
+	/* The faces rerolled one at a time, inside [lo, hi], sorted. */
+	for (i = 0; i < t->nreroll; i++) {
+		x = t->reroll[i].value;
+		if (t->reroll[i].op != FDC_CMP_EQ || x < lo || x > hi)
+			continue;
+		for (j = 0; j < n && pts[j] != x; j++)
+			;
+		if (j < n)
+			continue;
+		for (j = n++; j && pts[j - 1] > x; j--)
+			pts[j] = pts[j - 1];
+		pts[j] = x;
+	}
+	if (fdc_engine_roll(r->dev, (u64)(hi - lo) + 1 - n, &v))
+		return -1;
+	x = lo + (s64)v;
+	for (j = 0; j < n; j++)
+		x += pts[j] <= x;
+	*face = x;
+	return 0;
+}
+
+static bool fdc_rerolled(const struct fdc_dice_term *t, s64 face)
 {
 	unsigned int i;
 
-	if (t->fudge)
-		fprintf(out, "%lludF", (unsigned long long)t->count);
-	else
-		fprintf(out, "%llud%llu", (unsigned long long)t->count,
-			(unsigned long long)t->sides);
 	for (i = 0; i < t->nreroll; i++)
-		fprintf(out, "r%s%lld", fdc_cmp_names[t->reroll[i].op],
-			(long long)t->reroll[i].value);
-	/* Explosions first, as they are rolled. */
-	if (t->explode == t->sides)
-		fputs("x", out);
-	else if (t->explode)
-		fprintf(out, "x%llu", (unsigned long long)t->explode);
-	if (t->keep)
-		fprintf(out, "k%s%llu", t->keep_low ? "l" : "",
-			(unsigned long long)t->keep);
-	if (t->pool.op)
-		fprintf(out, "%s%lld", fdc_cmp_names[t->pool.op],
-			(long long)t->pool.value);
+		if (fdc_dice_match(&t->reroll[i], face))
+			return true;
+	return false;
 }
 
-/* "4d6k3[6 4 3 (1)]": dropped dice in parentheses, explosions as 6+6+2. */
-static void fdc_print_group(const struct fdc_dice_term *t,
-			    const struct fdc_die *dice, const s64 *faces,
-			    FILE *out)
+/* One face of a die of @t, its rerolls, mi and ma done. */
+static int fdc_face(struct fdc_roller *r, const struct fdc_dice_term *t,
+		    s64 *face)
 {
-	size_t i, j;
+	u64 v;
 
-	fdc_print_term(t, out);
-	fputc('[', out);
-	for (i = 0; i < t->count; i++) {
-		fputs(i ? " " : "", out);
-		fputs(dice[i].kept ? "" : "(", out);
-		fprintf(out, t->fudge ? "%+lld" : "%lld", (long long)faces[i]);
-		for (j = 1; j < dice[i].nfaces; j++)
-			fprintf(out, "+%lld",
-				(long long)faces[dice[i].first + j - 1]);
-		fputs(dice[i].kept ? "" : ")", out);
+	if (t->nreroll && !t->reroll_once) {
+		if (fdc_face_stay(r, t, face))
+			return -1;
+	} else {
+		if (fdc_engine_roll(r->dev, t->sides, &v))
+			return -1;
+		*face = (s64)v + 1 + t->offset;
+		if (t->nreroll && fdc_rerolled(t, *face)) {
+			if (fdc_engine_roll(r->dev, t->sides, &v))
+				return -1;
+			*face = (s64)v + 1 + t->offset;
+		}
 	}
-	fputc(']', out);
+	if (t->has_min && *face < t->min_face)
+		*face = t->min_face;
+	if (t->has_max && *face > t->max_face)
+		*face = t->max_face;
+	return 0;
+}
+
+static s64 fdc_count_unit(const struct fdc_dice_mods *m, s64 v)
+{
+	return fdc_dice_match(&m->success, v) -
+	       (s64)fdc_dice_match(&m->failure, v);
+}
+
+/* One die with its explosions: its value and its successes. */
+static int fdc_roll_die(struct fdc_roller *r, const struct fdc_dice_term *t,
+			s64 *val, s64 *succ)
+{
+	s64 face, v;
+	unsigned int k = 0;
+
+	if (fdc_face(r, t, &face))
+		return -1;
+	*val = face;
+	*succ = t->explode != FDC_EXPLODE_COMPOUND ?
+		fdc_count_unit(&t->mods, face) : 0;
+	if (fdc_note_face(r, face, false))
+		return -1;
+	while (t->explode && k < r->e->explode_max &&
+	       fdc_dice_match(&t->explode_on, face)) {
+		k++;
+		if (fdc_face(r, t, &face))
+			return -1;
+		v = face - (t->explode == FDC_EXPLODE_PENETRATE);
+		*val += v;
+		if (t->explode != FDC_EXPLODE_COMPOUND)
+			*succ += fdc_count_unit(&t->mods, v);
+		if (fdc_note_face(r, v, t->explode == FDC_EXPLODE_WHOLE ||
+				  t->explode == FDC_EXPLODE_COMPOUND))
+			return -1;
+	}
+	if (t->explode == FDC_EXPLODE_COMPOUND)
+		*succ = fdc_count_unit(&t->mods, *val);
+	if (k > r->deepest)
+		r->deepest = k;
+	return 0;
+}
+
+static int fdc_cmp_high;
+
+static int fdc_rank_cmp(const void *a, const void *b)
+{
+	const s64 *val = fdc_scratch.val;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (val[x] != val[y])
+		return (val[x] > val[y]) == fdc_cmp_high ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /*
- * One face of a die of @t: a roll of the device when the expression has
- * one size of dice, an exact draw from the shared uniform state when it
- * mixes sizes; rolled again while a reroll condition matches.
+ * Mark the items that count: @kept[i] for i < @n. Ties go to the earlier
+ * item; the values are in fdc_scratch.val.
  */
-static int fdc_take_face(struct fdc_engine *dev, const struct fdc_dice_term *t,
-			 bool mixed, u64 *rolled, s64 *face)
+static void fdc_keep(struct fdc_roller *r, const struct fdc_dice_mods *m,
+		     size_t n, bool *kept)
 {
-	u64 r;
+	size_t i, k = fdc_dice_kept_count(m, n);
 
-	for (;;) {
-		if (mixed ? fdc_engine_roll(dev, t->sides, &r) :
-			    fdc_engine_rolls(dev, t->sides, &r, 1))
-			return -1;
-		*face = (s64)r + 1 + t->offset;
-		if (!fdc_rerolled(t, *face))
-			return 0;
-		if (++*rolled > FDC_DICE_MAX_DICE) {
-			fdc_err("roll: rerolls went past %d dice",
-				FDC_DICE_MAX_DICE);
-			return -1;
-		}
+	for (i = 0; i < n; i++) {
+		kept[i] = k == n;
+		r->rank[i] = i;
+	}
+	if (k == n)
+		return;
+	fdc_cmp_high = !m->keep_low;
+	qsort(r->rank, n, sizeof(*r->rank), fdc_rank_cmp);
+	for (i = 0; i < k; i++)
+		kept[r->rank[i]] = true;
+}
+
+static void fdc_print_cp(FILE *f, const struct fdc_dice_cond *c)
+{
+	fprintf(f, "%s%lld", c->op == FDC_CMP_EQ ? "=" :
+		c->op == FDC_CMP_LE ? "<" : ">", (long long)c->value);
+}
+
+static void fdc_print_mods(FILE *f, const struct fdc_dice_mods *m)
+{
+	/* As written most often: k3, kl3, d1 (the lowest), dh1. */
+	if (m->has_keep)
+		fprintf(f, "%s%llu", m->drop ? (m->keep_low ? "dh" : "d") :
+			(m->keep_low ? "kl" : "k"), (unsigned long long)m->keep);
+	if (m->success.op)
+		fdc_print_cp(f, &m->success);
+	if (m->failure.op) {
+		fputc('f', f);
+		fdc_print_cp(f, &m->failure);
 	}
 }
 
-/* The first faces of @n dice, read in one go when nothing is rerolled. */
-static int fdc_take_faces(struct fdc_engine *dev, const struct fdc_dice_term *t,
-			  bool mixed, u64 *rolled, s64 *faces, size_t n)
+static void fdc_print_term(FILE *f, const struct fdc_dice_term *t)
 {
-	size_t i;
+	static const char *const ex[] = {
+		[FDC_EXPLODE_EACH] = "!", [FDC_EXPLODE_COMPOUND] = "!!",
+		[FDC_EXPLODE_PENETRATE] = "!p", [FDC_EXPLODE_WHOLE] = "x",
+	};
+	unsigned int i;
 
-	if (!mixed && !t->nreroll) {
-		u64 *raw = (u64 *)faces;
+	if (t->fudge)
+		fprintf(f, "%lludF", (unsigned long long)t->count);
+	else
+		fprintf(f, "%llud%llu", (unsigned long long)t->count,
+			(unsigned long long)t->sides);
+	for (i = 0; i < t->nreroll; i++) {
+		fputs(t->reroll_once ? "ro" : "r", f);
+		fdc_print_cp(f, &t->reroll[i]);
+	}
+	if (t->has_min)
+		fprintf(f, "mi%lld", (long long)t->min_face);
+	if (t->has_max)
+		fprintf(f, "ma%lld", (long long)t->max_face);
+	if (t->has_ra)
+		fprintf(f, "ra%lld", (long long)t->ra);
+	if (t->explode) {
+		fputs(ex[t->explode], f);
+		if (t->explode_on.value == (s64)t->sides + t->offset)
+			;
+		else if (t->explode == FDC_EXPLODE_WHOLE)
+			fprintf(f, "%lld", (long long)t->explode_on.value);
+		else
+			fdc_print_cp(f, &t->explode_on);
+	}
+	fdc_print_mods(f, &t->mods);
+}
 
-		/* s64 and u64 have one size: convert in place. */
-		if (fdc_engine_rolls(dev, t->sides, raw, n))
+/*
+ * As JSON: {"dice": "4d6k3", "faces": [6, 4, 3, 1], "kept": [true, true,
+ * true, false], "die": [0, 1, 2, 3]}, "die" numbering the die each face
+ * belongs to (x and !! add faces to one die).
+ */
+static void fdc_print_dice_json(struct fdc_roller *r,
+				const struct fdc_dice_term *t, const bool *kept)
+{
+	FILE *f = r->json;
+	size_t i, d;
+
+	fputs(r->shown++ ? ", {\"dice\": \"" : "{\"dice\": \"", f);
+	fdc_print_term(f, t);
+	fputs("\", \"faces\": [", f);
+	for (i = 0; i < r->nfaces; i++)
+		fprintf(f, "%s%lld", i ? ", " : "", (long long)r->faces[i].value);
+	fputs("], \"kept\": [", f);
+	for (i = 0, d = 0; i < r->nfaces; i++) {
+		d += i && !r->faces[i].joined;
+		fprintf(f, "%s%s", i ? ", " : "",
+			!kept || kept[d] ? "true" : "false");
+	}
+	fputs("], \"die\": [", f);
+	for (i = 0, d = 0; i < r->nfaces; i++) {
+		d += i && !r->faces[i].joined;
+		fprintf(f, "%s%zu", i ? ", " : "", d);
+	}
+	fputs("]}", f);
+}
+
+/* "4d6k3[6 4 3 (1)]": dropped dice in parentheses, x and !! as 6+6+2. */
+static void fdc_print_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
+			   const bool *kept)
+{
+	FILE *f = r->verbose;
+	size_t i, d = 0;
+
+	if (r->json) {
+		fdc_print_dice_json(r, t, kept);
+		return;
+	}
+	fdc_print_term(f, t);
+	fputc('[', f);
+	for (i = 0; i < r->nfaces; i++) {
+		bool k;
+
+		if (!r->faces[i].joined && i)
+			d++;
+		k = kept ? kept[d] : true;
+		if (!r->faces[i].joined)
+			fputs(i ? (k ? " " : " (") : (k ? "" : "("), f);
+		else
+			fputc('+', f);
+		fprintf(f, t->fudge ? "%+lld" : "%lld",
+			(long long)r->faces[i].value);
+		if (!k && (i + 1 == r->nfaces || !r->faces[i + 1].joined))
+			fputc(')', f);
+	}
+	fputc(']', f);
+}
+
+static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
+			 s64 *out)
+{
+	size_t n = t->count, i;
+	bool *kept = NULL;
+	__int128 sum = 0;
+	u64 *raw;
+
+	if (fdc_grow(r, n + 1))
+		return -1;
+	r->nfaces = 0;
+	if (!t->explode && !t->nreroll && !t->has_min && !t->has_max &&
+	    !r->verbose && !r->json && n) {
+		/* Plain dice: one read of all of them. */
+		raw = (u64 *)r->val;
+		if (fdc_engine_rolls(r->dev, t->sides, raw, n))
 			return -1;
+		for (i = 0; i < n; i++) {
+			r->val[i] = (s64)raw[i] + 1 + t->offset;
+			r->succ[i] = fdc_count_unit(&t->mods, r->val[i]);
+		}
+	} else {
 		for (i = 0; i < n; i++)
-			faces[i] = (s64)raw[i] + 1 + t->offset;
-		return 0;
+			if (fdc_roll_die(r, t, &r->val[i], &r->succ[i]))
+				return -1;
+	}
+	if (t->has_ra) {
+		for (i = 0; i < n && r->val[i] != t->ra; i++)
+			;
+		if (i < n) {
+			if (fdc_roll_die(r, t, &r->val[n], &r->succ[n]))
+				return -1;
+			n++;
+		}
+	}
+	if (t->mods.has_keep) {
+		kept = malloc(n * sizeof(*kept));
+		if (!kept) {
+			fdc_err("out of memory");
+			return -1;
+		}
+		fdc_keep(r, &t->mods, n, kept);
 	}
 	for (i = 0; i < n; i++)
-		if (fdc_take_face(dev, t, mixed, rolled, &faces[i]))
-			return -1;
+		if (!kept || kept[i])
+			sum += t->mods.success.op ? r->succ[i] : r->val[i];
+	if (r->verbose || r->json)
+		fdc_print_dice(r, t, kept);
+	free(kept);
+	*out = (s64)sum;
 	return 0;
 }
 
-static s64 fdc_apply_ops(const struct fdc_dice_term *t, s64 v)
-{
-	unsigned int i;
+static int fdc_eval(struct fdc_roller *r, unsigned int idx, struct fdc_q *q);
 
-	/* fdc_term_max() bounds every product. */
-	for (i = 0; i < t->nops; i++)
-		v = t->op[i] == '*' ? v * t->arg[i] : v / t->arg[i];
-	return v;
+static int fdc_eval_group(struct fdc_roller *r, const struct fdc_dice_node *g,
+			  s64 *out)
+{
+	const struct fdc_dice_expr *e = r->e;
+	s64 vals[FDC_DICE_MAX_NODES];
+	bool kept[FDC_DICE_MAX_NODES];
+	struct fdc_q q;
+	unsigned int i;
+	s64 sum = 0;
+
+	if (r->verbose)
+		fputc('{', r->verbose);
+	for (i = 0; i < g->nitems; i++) {
+		if (r->verbose && i)
+			fputs(", ", r->verbose);
+		if (fdc_eval(r, e->items[g->first + i], &q))
+			return -1;
+		vals[i] = (s64)q.n;
+	}
+	if (r->verbose) {
+		fputc('}', r->verbose);
+		fdc_print_mods(r->verbose, &g->mods);
+	}
+	/* fdc_keep() ranks fdc_scratch.val. */
+	if (fdc_grow(r, g->nitems))
+		return -1;
+	memcpy(r->val, vals, g->nitems * sizeof(*vals));
+	fdc_keep(r, &g->mods, g->nitems, kept);
+	for (i = 0; i < g->nitems; i++)
+		if (kept[i])
+			sum += g->mods.success.op ?
+			       fdc_count_unit(&g->mods, vals[i]) : vals[i];
+	*out = sum;
+	return 0;
 }
 
-/* Roll one group; *@rolled counts dice against FDC_DICE_MAX_DICE. */
-static int fdc_roll_group(const struct fdc_dice_term *t, bool mixed,
-			  struct fdc_engine *dev, u64 *rolled, s64 *sum,
-			  FILE *verbose)
+static int fdc_prec(enum fdc_node_kind k)
 {
-	struct fdc_die *dice = NULL;
-	s64 *faces, *grown, face;
-	size_t nfaces = t->count, cap = t->count, i, j;
-	int ret = -1;
+	return k == FDC_NODE_ADD || k == FDC_NODE_SUB ? 1 :
+	       k == FDC_NODE_MUL || k == FDC_NODE_DIV || k == FDC_NODE_MOD ? 2 :
+	       3;
+}
 
-	faces = malloc(cap * sizeof(*faces));
-	dice = malloc(t->count * sizeof(*dice));
-	if (!faces || !dice) {
-		fdc_err("out of memory");
-		goto out_free;
-	}
-	if (fdc_take_faces(dev, t, mixed, rolled, faces, t->count))
-		goto out_free;
-	for (i = 0; i < t->count; i++) {
-		dice[i].sum = faces[i];
-		dice[i].first = 0;
-		dice[i].nfaces = 1;
-	}
+static int fdc_eval_child(struct fdc_roller *r, const struct fdc_dice_node *n,
+			  unsigned int c, bool right, struct fdc_q *q)
+{
+	bool paren = r->verbose &&
+		     (fdc_prec(r->e->node[c].kind) < fdc_prec(n->kind) ||
+		      (right && fdc_prec(r->e->node[c].kind) == fdc_prec(n->kind) &&
+		       n->kind != FDC_NODE_ADD && n->kind != FDC_NODE_MUL));
+	int ret;
 
-	for (i = 0; t->explode && i < t->count; i++) {
-		face = faces[i];
-		while (face >= (s64)t->explode) {
-			if (++*rolled > FDC_DICE_MAX_DICE) {
-				fdc_err("roll: explosions went past %d dice",
-					FDC_DICE_MAX_DICE);
-				goto out_free;
-			}
-			if (fdc_take_face(dev, t, mixed, rolled, &face))
-				goto out_free;
-			if (dice[i].sum > (s64)FDC_TOTAL_MAX - face) {
-				fdc_err("roll: total out of range");
-				goto out_free;
-			}
-			dice[i].sum += face;
-			if (nfaces == cap) {
-				cap *= 2;
-				grown = realloc(faces, cap * sizeof(*faces));
-				if (!grown) {
-					fdc_err("out of memory");
-					goto out_free;
-				}
-				faces = grown;
-			}
-			/* Die i's explosions are the next faces appended. */
-			if (dice[i].nfaces == 1)
-				dice[i].first = nfaces;
-			faces[nfaces++] = face;
-			dice[i].nfaces++;
-		}
-	}
-
-	if (fdc_keep(t, dice))
-		goto out_free;
-	*sum = 0;
-	for (i = 0; i < t->count; i++) {
-		if (!dice[i].kept)
-			continue;
-		if (t->pool.op) {
-			/* A pool counts every face of a kept die. */
-			*sum += fdc_dice_match(&t->pool, faces[i]);
-			for (j = 1; j < dice[i].nfaces; j++)
-				*sum += fdc_dice_match(&t->pool,
-						       faces[dice[i].first + j - 1]);
-			continue;
-		}
-		if (__builtin_add_overflow(*sum, dice[i].sum, sum)) {
-			fdc_err("roll: total out of range");
-			goto out_free;
-		}
-	}
-	if (verbose)
-		fdc_print_group(t, dice, faces, verbose);
-	ret = 0;
-
-out_free:
-	free(dice);
-	free(faces);
+	if (paren)
+		fputc('(', r->verbose);
+	ret = fdc_eval(r, c, q);
+	if (paren)
+		fputc(')', r->verbose);
 	return ret;
 }
 
-/**
- * fdc_dice_bits() - the fair bits one roll of an expression needs
- * @expr: the expression
- *
- * Return: the sum of log2(sides) over its dice, explosions and rerolls
- * left out, times its repeat count.
- */
-double fdc_dice_bits(const struct fdc_dice_expr *expr)
+static int fdc_eval(struct fdc_roller *r, unsigned int idx, struct fdc_q *q)
 {
-	double bits = 0;
-	unsigned int i;
+	static const char *const names[] = {
+		[FDC_NODE_ADD] = " + ", [FDC_NODE_SUB] = " - ",
+		[FDC_NODE_MUL] = "*", [FDC_NODE_DIV] = "/",
+		[FDC_NODE_MOD] = " % ", [FDC_NODE_NEG] = "-",
+		[FDC_NODE_FLOOR] = "floor(", [FDC_NODE_CEIL] = "ceil(",
+		[FDC_NODE_ROUND] = "round(", [FDC_NODE_ABS] = "abs(",
+	};
+	const struct fdc_dice_node *n = &r->e->node[idx];
+	struct fdc_q a, b;
+	s64 v;
 
-	for (i = 0; i < expr->nterms; i++)
-		if (expr->term[i].count)
-			bits += expr->term[i].count *
-				log2((double)expr->term[i].sides);
-	return bits * expr->repeat;
+	switch (n->kind) {
+	case FDC_NODE_NUM:
+		if (r->verbose)
+			fprintf(r->verbose, "%lld", (long long)n->num);
+		*q = (struct fdc_q){ n->num, 1 };
+		return 0;
+	case FDC_NODE_DICE:
+		if (fdc_eval_dice(r, &n->dice, &v))
+			return -1;
+		*q = (struct fdc_q){ v, 1 };
+		return 0;
+	case FDC_NODE_GROUP:
+		if (fdc_eval_group(r, n, &v))
+			return -1;
+		*q = (struct fdc_q){ v, 1 };
+		return 0;
+	case FDC_NODE_NEG:
+	case FDC_NODE_FLOOR:
+	case FDC_NODE_CEIL:
+	case FDC_NODE_ROUND:
+	case FDC_NODE_ABS:
+		if (r->verbose)
+			fputs(names[n->kind], r->verbose);
+		if (n->kind == FDC_NODE_NEG ?
+		    fdc_eval_child(r, n, n->a, true, &a) : fdc_eval(r, n->a, &a))
+			return -1;
+		if (r->verbose && n->kind != FDC_NODE_NEG)
+			fputc(')', r->verbose);
+		break;
+	default:
+		if (fdc_eval_child(r, n, n->a, false, &a))
+			return -1;
+		if (r->verbose)
+			fputs(names[n->kind], r->verbose);
+		if (fdc_eval_child(r, n, n->b, true, &b))
+			return -1;
+		break;
+	}
+	/* The bounds checked when parsing keep all of this within 128 bits. */
+	switch (n->kind) {
+	case FDC_NODE_NEG:
+		*q = (struct fdc_q){ -a.n, a.d };
+		break;
+	case FDC_NODE_ABS:
+		*q = (struct fdc_q){ a.n < 0 ? -a.n : a.n, a.d };
+		break;
+	case FDC_NODE_FLOOR:
+		*q = (struct fdc_q){ fdc_floor_div(a.n, a.d), 1 };
+		break;
+	case FDC_NODE_CEIL:
+		*q = (struct fdc_q){ fdc_ceil_div(a.n, a.d), 1 };
+		break;
+	case FDC_NODE_ROUND:
+		/* Halves go up, as in Roll20. */
+		*q = (struct fdc_q){ fdc_floor_div(2 * a.n + a.d, 2 * a.d), 1 };
+		break;
+	case FDC_NODE_ADD:
+		*q = fdc_q_make(a.n * b.d + b.n * a.d, a.d * b.d);
+		break;
+	case FDC_NODE_SUB:
+		*q = fdc_q_make(a.n * b.d - b.n * a.d, a.d * b.d);
+		break;
+	case FDC_NODE_MUL:
+		*q = fdc_q_make(a.n * b.n, a.d * b.d);
+		break;
+	case FDC_NODE_DIV:
+		*q = fdc_q_make(a.n * b.d, a.d * b.n);
+		break;
+	case FDC_NODE_MOD:
+		*q = (struct fdc_q){ a.n % b.n, 1 };
+		break;
+	default:
+		return -1;
+	}
+	return 0;
 }
 
 /**
  * fdc_dice_roll() - roll an expression once (one total; NxEXPR calls this
- * N times)
+ *	N times)
  * @expr: the expression
  * @dev: where the dice come from
  * @total: the result
  * @verbose: if not NULL, each die is written there, e.g.
- *	"4d6k3[6 4 3 (1)] + 2" (dropped dice in parentheses, an exploding
- *	die as the faces it rolled, "6+6+2")
+ *	"4d6k3[6 4 3 (1)] + 2" (dropped dice in parentheses, a die that
+ *	explodes into one die, x or !!, as the faces it rolled, "6+6+2")
+ * @deepest: if not NULL, the most times one die exploded
  *
- * Return: 0, or -1 after printing a one-line error.
+ * Return: 0, or -1 after printing a one-line error (only the source can
+ * fail).
  */
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
-		  s64 *total, FILE *verbose)
+		  s64 *total, FILE *verbose, unsigned int *deepest)
 {
-	const struct fdc_dice_term *t;
-	u64 rolled = expr->dice;
-	unsigned int i, j;
-	s64 acc = 0, sum;
-	bool bad;
+	struct fdc_roller *r = &fdc_scratch;
+	struct fdc_q q;
+	int ret;
 
-	for (i = 0; i < expr->nterms; i++) {
-		t = &expr->term[i];
-		if (verbose) {
-			if (i)
-				fputs(t->sign < 0 ? " - " : " + ", verbose);
-			else if (t->sign < 0)
-				fputs("-", verbose);
-		}
-		if (!t->count) {
-			sum = (s64)t->sides;
-			if (verbose)
-				fprintf(verbose, "%lld", (long long)sum);
-		} else if (fdc_roll_group(t, expr->mixed, dev, &rolled, &sum,
-					  verbose)) {
-			return -1;
-		}
-		if (verbose)
-			for (j = 0; j < t->nops; j++)
-				fprintf(verbose, "%c%lld", t->op[j],
-					(long long)t->arg[j]);
-		sum = fdc_apply_ops(t, sum);
-		if (t->sign < 0)
-			bad = __builtin_sub_overflow(acc, sum, &acc);
-		else
-			bad = __builtin_add_overflow(acc, sum, &acc);
-		if (bad) {
-			fdc_err("roll: total out of range");
-			return -1;
-		}
-	}
-	*total = acc;
-	return 0;
-}
-
-/* ------------------------------------------------------------------------
- * Exact distributions, for roll --stats
- */
-
-static int fdc_dist_alloc(struct fdc_dice_dist *d, s64 min, size_t n)
-{
-	d->min = min;
-	d->n = n;
-	d->p = calloc(n ? n : 1, sizeof(*d->p));
-	return d->p ? 0 : -1;
-}
-
-/* @a := @a + @b (sum of independent totals), or @a - @b when @sign < 0. */
-static int fdc_dist_add(struct fdc_dice_dist *a, const struct fdc_dice_dist *b,
-			int sign)
-{
-	struct fdc_dice_dist r;
-	size_t i, j;
-
-	if (a->n + b->n - 1 > FDC_DIST_MAX)
-		return -1;
-	if (fdc_dist_alloc(&r, sign > 0 ? a->min + b->min :
-			   a->min - (b->min + (s64)b->n - 1), a->n + b->n - 1))
-		return -1;
-	for (i = 0; i < a->n; i++) {
-		if (!a->p[i])
-			continue;
-		for (j = 0; j < b->n; j++)
-			r.p[sign > 0 ? i + j : i + b->n - 1 - j] += a->p[i] * b->p[j];
-	}
-	free(a->p);
-	*a = r;
-	return 0;
-}
-
-/* One die of @t: uniform on the faces not rerolled. */
-static int fdc_dist_die(const struct fdc_dice_term *t, struct fdc_dice_dist *d)
-{
-	size_t i, stay = 0;
-
-	if (t->sides > FDC_DIST_MAX || fdc_dist_alloc(d, 1 + t->offset, t->sides))
-		return -1;
-	for (i = 0; i < t->sides; i++)
-		stay += !fdc_rerolled(t, d->min + (s64)i);
-	for (i = 0; i < t->sides; i++)
-		d->p[i] = fdc_rerolled(t, d->min + (s64)i) ? 0 : 1.0 / stay;
-	return 0;
-}
-
-/*
- * The sum of the @keep highest (or lowest) of @n dice each distributed as
- * @die: walk the faces from the best down, choosing how many dice show
- * each; the n!/(prod c!) orders of a choice are counted by carrying
- * prod(p^c / c!) and multiplying by n! at the end.
- */
-static int fdc_dist_keep(const struct fdc_dice_term *t,
-			 const struct fdc_dice_dist *die,
-			 struct fdc_dice_dist *d)
-{
-	size_t n = t->count, k = t->keep, span = k * (die->n - 1) + 1;
-	size_t v, j, c, s, idx;
-	double *w, *nw, pc, lf = 0;
-	s64 face;
-
-	if ((u64)(n + 1) * span * die->n * (n + 1) > FDC_DIST_WORK ||
-	    span > FDC_DIST_MAX)
-		return -1;
-	w = calloc((n + 1) * span, sizeof(*w));
-	nw = calloc((n + 1) * span, sizeof(*nw));
-	if (!w || !nw || fdc_dist_alloc(d, die->min * (s64)k, span)) {
-		free(w);
-		free(nw);
-		return -1;
-	}
-	w[0] = 1;
-	for (v = 0; v < die->n; v++) {
-		idx = t->keep_low ? v : die->n - 1 - v;
-		face = (s64)idx;
-		memset(nw, 0, (n + 1) * span * sizeof(*nw));
-		for (j = 0; j <= n; j++) {
-			for (s = 0; s < span; s++) {
-				if (!w[j * span + s])
-					continue;
-				pc = 1;
-				for (c = 0; j + c <= n; c++) {
-					size_t kept = j >= k ? 0 :
-						      (c < k - j ? c : k - j);
-
-					nw[(j + c) * span + s + kept * face] +=
-						w[j * span + s] * pc;
-					pc *= die->p[idx] / (c + 1);
-					if (!pc)
-						break;
-				}
-			}
-		}
-		memcpy(w, nw, (n + 1) * span * sizeof(*w));
-	}
-	for (c = 2; c <= n; c++)
-		lf += log((double)c);
-	for (s = 0; s < span; s++)
-		d->p[s] = w[n * span + s] * exp(lf);
-	free(w);
-	free(nw);
-	return 0;
-}
-
-static int fdc_dist_term(const struct fdc_dice_term *t, struct fdc_dice_dist *d)
-{
-	struct fdc_dice_dist die, one;
-	double q = 0;
-	size_t i;
-	int ret = 0;
-
-	if (!t->count)
-		return fdc_dist_alloc(d, (s64)t->sides, 1) ? -1 :
-		       (d->p[0] = 1, 0);
-	if (fdc_dist_die(t, &die))
-		return -1;
-	if (t->pool.op) {
-		/* Successes: a sum of Bernoulli(q) over the kept dice. */
-		for (i = 0; i < die.n; i++)
-			if (fdc_dice_match(&t->pool, die.min + (s64)i))
-				q += die.p[i];
-		free(die.p);
-		if (fdc_dist_alloc(&die, 0, 2))
-			return -1;
-		die.p[0] = 1 - q;
-		die.p[1] = q;
-		if (t->keep) {
-			free(die.p);
-			return -1;
-		}
-	}
-	if (t->keep && !t->pool.op) {
-		ret = fdc_dist_keep(t, &die, d);
-		free(die.p);
-		return ret;
-	}
-	if (fdc_dist_alloc(d, 0, 1)) {
-		free(die.p);
-		return -1;
-	}
-	d->p[0] = 1;
-	for (i = 0; i < t->count && !ret; i++) {
-		one = die;
-		ret = fdc_dist_add(d, &one, 1);
-	}
-	free(die.p);
+	r->e = expr;
+	r->dev = dev;
+	r->verbose = verbose;
+	r->json = NULL;
+	r->deepest = 0;
+	ret = fdc_eval(r, expr->root, &q);
+	*total = (s64)q.n;
+	if (deepest)
+		*deepest = r->deepest;
 	return ret;
 }
 
-/* Apply '*' and '/' to every total of @d. */
-static int fdc_dist_ops(const struct fdc_dice_term *t, struct fdc_dice_dist *d)
-{
-	struct fdc_dice_dist r;
-	s64 lo, hi, v;
-	size_t i;
-
-	if (!t->nops)
-		return 0;
-	lo = fdc_apply_ops(t, d->min);
-	hi = fdc_apply_ops(t, d->min + (s64)d->n - 1);
-	if (hi - lo + 1 > FDC_DIST_MAX || fdc_dist_alloc(&r, lo, hi - lo + 1))
-		return -1;
-	for (i = 0; i < d->n; i++) {
-		v = fdc_apply_ops(t, d->min + (s64)i);
-		r.p[v - lo] += d->p[i];
-	}
-	free(d->p);
-	*d = r;
-	return 0;
-}
-
 /**
- * fdc_dice_dist() - the exact distribution of one total of an expression
+ * fdc_dice_roll_json() - fdc_dice_roll(), the dice written as a JSON array
  * @expr: the expression
- * @d: the distribution; free d->p afterwards
- * @err: where a one-line reason goes on failure
- * @errlen: room in @err
+ * @dev: where the dice come from
+ * @total: the result
+ * @json: where the array goes: one object per term of dice, in the order
+ *	rolled, {"dice": "4d6k3", "faces": [6, 4, 3, 1], "kept": [true,
+ *	true, true, false], "die": [0, 1, 2, 3]}
  *
- * Sums and differences by convolution; keeping and dropping by counting
- * the dice on each face; success pools as sums of Bernoulli trials.
- * Exploding dice have no finite distribution and are refused.
- *
- * Return: 0, or -1 with @err set.
+ * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
-		  char *err, size_t errlen)
+int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
+		       struct fdc_engine *dev, s64 *total, FILE *json)
 {
-	struct fdc_dice_dist t;
-	unsigned int i;
+	struct fdc_roller *r = &fdc_scratch;
+	struct fdc_q q;
+	int ret;
 
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < expr->nterms; i++) {
-		if (expr->term[i].explode) {
-			snprintf(err, errlen, "exploding dice have no finite distribution");
-			goto out_fail;
-		}
-		if (expr->term[i].pool.op && expr->term[i].keep) {
-			snprintf(err, errlen,
-				 "a success pool that keeps or drops dice is not supported");
-			goto out_fail;
-		}
-	}
-	if (fdc_dist_alloc(d, 0, 1))
-		goto out_big;
-	d->p[0] = 1;
-	for (i = 0; i < expr->nterms; i++) {
-		if (fdc_dist_term(&expr->term[i], &t))
-			goto out_big;
-		if (fdc_dist_ops(&expr->term[i], &t) ||
-		    fdc_dist_add(d, &t, expr->term[i].sign)) {
-			free(t.p);
-			goto out_big;
-		}
-		free(t.p);
-	}
-	return 0;
-
-out_big:
-	snprintf(err, errlen, "the distribution is too large to compute (at most %u totals)",
-		 FDC_DIST_MAX);
-out_fail:
-	free(d->p);
-	d->p = NULL;
-	return -1;
+	r->e = expr;
+	r->dev = dev;
+	r->verbose = NULL;
+	r->json = json;
+	r->shown = 0;
+	r->deepest = 0;
+	fputc('[', json);
+	ret = fdc_eval(r, expr->root, &q);
+	fputc(']', json);
+	r->json = NULL;
+	*total = (s64)q.n;
+	return ret;
 }

@@ -1,57 +1,64 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fairdie tool - dice expressions: 3d6, d20+4, 4d6k3, 4d6dl1, 2d10x,
- * 2d10!9, d%, 4dF, 3d6*100, d20/2, 2d6r1, 4d6r<3, 10d10>=8, 6x4d6k3.
+ * fairdie tool - dice expressions, in Roll20's notation where it has one:
+ * 3d6, d20+4, 4d6k3, 4d6dl1, 3d6!>4, 5d6!!, 2d6!p, 10d10>=8f1, 4d6r<2,
+ * 2d6ro1, {4d6,3d8}k1, (1d4+1)*3, floor(d20/2), 1d20[fire], d%, 4dF, and
+ * fairdie's own 2d10x9 (explodes on 9 or more) and 6x4d6k3 (six totals).
  *
  *   line     := [ REPEAT "x" ] expr             REPEAT totals on one line
- *   expr     := [sign] term { sign term }       blanks allowed around signs
- *   term     := factor { ("*" | "/") NUMBER }   "/" rounds toward zero
- *   factor   := NUMBER | [COUNT] "d" SIDES { modifier } [ compare NUMBER ]
- *   SIDES    := NUMBER | "%" | "F"              d% is d100, dF is -1, 0, +1
- *   modifier := "k" [ "h" ] N                   keep the N highest dice
- *             | "kl" N                          keep the N lowest dice
- *             | "d" [ "l" ] N                   drop the N lowest dice
- *             | "dh" N                          drop the N highest dice
- *             | ("x" | "!") [ AT ]              exploding: a die showing AT
- *                                               or more (default: its
- *                                               maximum) is rolled again
- *                                               and added, again and again
- *             | "r" [ compare ] N               reroll faces matching (=N
- *                                               by default) until one
- *                                               does not
- *   compare  := "=" | "<" | "<=" | ">" | ">="
+ *   expr     := term { ("+" | "-") term }
+ *   term     := unary { ("*" | "/" | "%") unary }
+ *   unary    := [ "-" | "+" ] unary | primary [ "[" label "]" ]
+ *   primary  := NUMBER | dice | group | "(" expr ")"
+ *             | ("floor" | "ceil" | "round" | "abs") "(" expr ")"
+ *   dice     := [COUNT] "d" (SIDES | "%" | "F") { modifier }
+ *   group    := "{" expr { "," expr } "}" { keep | success | failure }
+ *   modifier := "!" [cp] | "!!" [cp] | "!p" [cp]  explode, compound, penetrate
+ *             | "x" [N]                     fairdie's own: explode on N or more
+ *             | "r" cp | "ro" cp            reroll while / once
+ *             | "ra" N | "mi" N | "ma" N    avrae/d20: reroll and add once,
+ *                                           least and largest face
+ *             | keep | success | failure
+ *   keep     := ("k" | "kh" | "kl" | "d" | "dl" | "dh") N
+ *   success  := cp-with-operator            ">N" counts faces of N or more
+ *   failure  := "f" cp                      and subtracts the failures
+ *   cp       := N | "=" N | ">" N | "<" N | ">=" N | "<=" N
  *
- * A factor ending in a comparison is a success pool: its value is the
- * number of kept dice whose face matches (10d10>=8). Explosions happen
- * first; keeping and dropping then take whole exploded dice.
+ * Compare points are inclusive, as Roll20's are: ">4" and ">=4" both mean
+ * 4 or more. Totals are whole numbers: an expression whose total could be
+ * a fraction (d20/2; Roll20 keeps 10.5) is refused, floor(d20/2) is not.
  */
 #ifndef _FAIRDIE_CLI_DICE_H
 #define _FAIRDIE_CLI_DICE_H
 
+#include <gmp.h>
 #include <stdio.h>
 
 #include "engine.h"
 
-#define FDC_DICE_MAX_TERMS	32
-/* The most dice one evaluation may roll, explosions included. */
+/* Nodes of one expression: numbers, dice, groups and operators. */
+#define FDC_DICE_MAX_NODES	64
+/* The most dice one term rolls before explosions. */
 #define FDC_DICE_MAX_DICE	1000000
 #define FDC_DICE_MAX_REROLLS	4
+/* A die explodes at most this many times: the face after the last stands. */
+#define FDC_DICE_MAX_EXPLODE	100
 /* NxEXPR: at most this many totals on a line. */
 #define FDC_DICE_MAX_REPEAT	100000
+/* Totals, and every value on the way, stay within +-2^62. */
+#define FDC_DICE_LIMIT		((s64)BIT_ULL(62))
 
-/* A comparison of a face with a number. */
+/* A comparison of a face with a number; LE and GE are Roll20's < and >. */
 enum fdc_cmp {
 	FDC_CMP_NONE,
 	FDC_CMP_EQ,
-	FDC_CMP_LT,
 	FDC_CMP_LE,
-	FDC_CMP_GT,
 	FDC_CMP_GE,
 };
 
 /**
- * struct fdc_dice_cond - a comparison of a face with a number
- * @op: the comparison
+ * struct fdc_dice_cond - a compare point
+ * @op: the comparison, FDC_CMP_NONE when there is none
  * @value: the number
  */
 struct fdc_dice_cond {
@@ -59,77 +66,167 @@ struct fdc_dice_cond {
 	s64 value;
 };
 
+/* How a die explodes. */
+enum fdc_explode {
+	FDC_EXPLODE_NONE,
+	FDC_EXPLODE_EACH,	/* !: every face is a die of its own */
+	FDC_EXPLODE_COMPOUND,	/* !!: the faces add up to one die */
+	FDC_EXPLODE_PENETRATE,	/* !p: as !, each new face less 1 */
+	FDC_EXPLODE_WHOLE,	/* x: one die for keeping, faces for counting */
+};
+
 /**
- * struct fdc_dice_term - one term of an expression
- * @sign: +1 or -1
- * @count: dice in the group; 0 for a constant
- * @sides: sides of each die, or the value of a constant
- * @offset: added to each face: faces are 1 + @offset .. @sides + @offset
- *	(-2 for fudge dice)
+ * struct fdc_dice_mods - what a group of dice or of totals counts
+ * @keep: how many items are kept, when @has_keep
+ * @has_keep: some are kept or dropped
+ * @keep_low: the lowest are kept
+ * @drop: written as a drop (@keep is then the count dropped)
+ * @success: items matching count +1, when set
+ * @failure: items matching count -1, when set
+ */
+struct fdc_dice_mods {
+	u64 keep;
+	bool has_keep;
+	bool keep_low;
+	bool drop;
+	struct fdc_dice_cond success;
+	struct fdc_dice_cond failure;
+};
+
+/**
+ * struct fdc_dice_term - dice of one size with their modifiers
+ * @count: dice rolled
+ * @sides: faces of each
+ * @offset: faces are 1 + @offset .. @sides + @offset (-2 for dF)
  * @fudge: written dF
- * @keep: dice kept, 0 for all
- * @keep_low: keep the lowest instead of the highest
- * @explode: a die showing this much or more explodes; 0 for never
+ * @explode: how it explodes
+ * @explode_on: the faces that explode
  * @nreroll: conditions in @reroll
- * @reroll: a face matching any of them is rolled again
- * @pool: the term counts the kept dice whose faces match this
- * @nops: '*' and '/' applied to the term, in order
- * @op: each one's operator
- * @arg: and its number
+ * @reroll_once: "ro": reroll once, the second face stands
+ * @reroll: a face matching any is rolled again
+ * @has_min: "mi": a face below @min_face counts as @min_face
+ * @has_max: "ma": a face above @max_face counts as @max_face
+ * @min_face: see @has_min
+ * @max_face: see @has_max
+ * @has_ra: "ra": the first die showing @ra is joined by one more die
+ * @ra: see @has_ra
+ * @mods: keep, drop, successes, failures
  */
 struct fdc_dice_term {
-	int sign;
 	u64 count;
 	u64 sides;
 	s64 offset;
 	bool fudge;
-	u64 keep;
-	bool keep_low;
-	u64 explode;
+	enum fdc_explode explode;
+	struct fdc_dice_cond explode_on;
 	unsigned int nreroll;
+	bool reroll_once;
 	struct fdc_dice_cond reroll[FDC_DICE_MAX_REROLLS];
-	struct fdc_dice_cond pool;
-	unsigned int nops;
-	char op[4];
-	s64 arg[4];
+	bool has_min;
+	bool has_max;
+	s64 min_face;
+	s64 max_face;
+	bool has_ra;
+	s64 ra;
+	struct fdc_dice_mods mods;
+};
+
+enum fdc_node_kind {
+	FDC_NODE_NUM,
+	FDC_NODE_DICE,
+	FDC_NODE_GROUP,
+	FDC_NODE_ADD,
+	FDC_NODE_SUB,
+	FDC_NODE_MUL,
+	FDC_NODE_DIV,
+	FDC_NODE_MOD,
+	FDC_NODE_NEG,
+	FDC_NODE_FLOOR,
+	FDC_NODE_CEIL,
+	FDC_NODE_ROUND,
+	FDC_NODE_ABS,
+};
+
+/**
+ * struct fdc_dice_node - one node of an expression
+ * @kind: what it is
+ * @num: the value of a number
+ * @a: first operand (node index)
+ * @b: second operand
+ * @first: a group's first item in the expression's @items
+ * @nitems: a group's item count
+ * @lo: the least value it can take (rounded down)
+ * @hi: the largest (rounded up)
+ * @den: a bound on the denominator of its value, 1 when it is whole
+ * @dice: the dice of a dice node
+ * @mods: a group's keep, drop, successes and failures
+ */
+struct fdc_dice_node {
+	enum fdc_node_kind kind;
+	s64 num;
+	unsigned int a;
+	unsigned int b;
+	unsigned int first;
+	unsigned int nitems;
+	s64 lo;
+	s64 hi;
+	u64 den;
+	struct fdc_dice_term dice;
+	struct fdc_dice_mods mods;
 };
 
 /**
  * struct fdc_dice_expr - a parsed expression
  * @repeat: totals printed per line (NxEXPR), at least 1
- * @nterms: terms used
- * @dice: dice rolled before any explosion or reroll
- * @mixed: it has dice of more than one size: each die is then an exact
- *	draw from one uniform state (fdc_engine_roll()), not one device roll
- * @term: the terms, in order
+ * @root: the node of the whole expression
+ * @nnodes: nodes used
+ * @nitems: group items used
+ * @explode_max: explosions per die, FDC_DICE_MAX_EXPLODE (tests lower it)
+ * @node: the nodes
+ * @items: the items of every group, as node indices
  */
 struct fdc_dice_expr {
 	u64 repeat;
-	unsigned int nterms;
-	u64 dice;
-	bool mixed;
-	struct fdc_dice_term term[FDC_DICE_MAX_TERMS];
+	unsigned int root;
+	unsigned int nnodes;
+	unsigned int nitems;
+	unsigned int explode_max;
+	struct fdc_dice_node node[FDC_DICE_MAX_NODES];
+	unsigned int items[FDC_DICE_MAX_NODES];
 };
 
 /**
- * struct fdc_dice_dist - the exact distribution of an expression
+ * struct fdc_dice_dist - the exact distribution of an expression's total
  * @min: the least total
- * @n: totals from @min to @min + @n - 1
- * @p: the probability of each
+ * @step: totals are @min, @min + @step, ...
+ * @n: how many
+ * @w: the weight of each total, P = @w[i] / @den (0 for impossible ones)
+ * @den: the common denominator
+ * @depth: explosions per die covered exactly
+ *
+ * The weights add up to less than @den when explosions go deeper than
+ * @depth: the rest is the probability that some die exploded more often.
  */
 struct fdc_dice_dist {
 	s64 min;
+	s64 step;
 	size_t n;
-	double *p;
+	mpz_t *w;
+	mpz_t den;
+	unsigned int depth;
 };
 
 int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
-		  s64 *total, FILE *verbose);
-double fdc_dice_bits(const struct fdc_dice_expr *expr);
+		  s64 *total, FILE *verbose, unsigned int *deepest);
+int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
+		       struct fdc_engine *dev, s64 *total, FILE *json);
+bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face);
+u64 fdc_dice_kept_count(const struct fdc_dice_mods *m, u64 n);
 int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
 		  char *err, size_t errlen);
-bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face);
+void fdc_dice_dist_free(struct fdc_dice_dist *d);
+void fdc_dice_dist_rest(const struct fdc_dice_dist *d, mpq_t rest);
 
 #endif /* _FAIRDIE_CLI_DICE_H */

@@ -143,6 +143,17 @@ void fdc_json_raw(const char *s, size_t len)
 }
 
 /**
+ * fdc_json_value() - a value already in JSON, such as an array built apart
+ * @s: the JSON text of one value
+ * @len: how many bytes
+ */
+void fdc_json_value(const char *s, size_t len)
+{
+	fdc_json_sep();
+	fwrite(s, 1, len, fdc_json.out);
+}
+
+/**
  * fdc_json_close() - close the innermost array, object or string
  */
 void fdc_json_close(void)

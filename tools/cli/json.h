@@ -29,6 +29,7 @@ void fdc_json_array(void);
 void fdc_json_object(void);
 void fdc_json_string_open(void);
 void fdc_json_raw(const char *s, size_t len);
+void fdc_json_value(const char *s, size_t len);
 void fdc_json_close(void);
 void fdc_json_u64(u64 v);
 void fdc_json_s64(s64 v);

@@ -24,7 +24,7 @@ struct fdc_command {
 };
 
 static const struct fdc_command fdc_commands[] = {
-	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8", false },
+	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8", true },
 	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of lines or numbers, as shuf", true },
 	{ "sample", fdc_cmd_sample, "K distinct values of 1..N, or lines, in random order", true },
 	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495", true },

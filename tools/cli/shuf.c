@@ -500,8 +500,12 @@ static int fdc_shuf_once(struct fdc_engine *e, const struct fdc_shuf_out *o,
 	} else if (fdc_sample(e, n, k, pick)) {
 		return -1;
 	}
-	for (i = 0; i < k && !ferror(o->f); i++)
+	for (i = 0; i < k && !ferror(o->f); i++) {
+		/* Lines come from all over the input: ask for one ahead. */
+		if (o->sh->input == FDC_SHUF_LINES && i + 16 < k)
+			__builtin_prefetch(o->lines->buf + pick[i + 16]);
 		fdc_shuf_put(o, pick[i], i + 1 == k);
+	}
 	return 0;
 }
 

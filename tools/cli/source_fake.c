@@ -49,6 +49,23 @@ static u64 fdc_fake_uniform(struct fdc_source *src, u64 sides)
 	return x % sides;
 }
 
+static int fdc_fake_log_add(struct fdc_fake *f, u64 sides)
+{
+	if (f->log_len == f->log_cap) {
+		size_t cap = f->log_cap ? 2 * f->log_cap : 1024;
+		u64 *log = realloc(f->log, cap * sizeof(*log));
+
+		if (!log) {
+			fdc_err("out of memory");
+			return -1;
+		}
+		f->log = log;
+		f->log_cap = cap;
+	}
+	f->log[f->log_len++] = sides;
+	return 0;
+}
+
 static int fdc_fake_rolls(struct fdc_source *src, u64 sides, u64 *out,
 			  size_t n)
 {
@@ -67,22 +84,14 @@ static int fdc_fake_rolls(struct fdc_source *src, u64 sides, u64 *out,
 				return -1;
 			}
 		} else {
-			fdc_err("fake: the script of %zu rolls ran out",
-				f->script_len);
+			/* Logged, so that a test can see the roll it asked. */
+			if (!fdc_fake_log_add(f, sides))
+				fdc_err("fake: the script of %zu rolls ran out",
+					f->script_len);
 			return -1;
 		}
-		if (f->log_len == f->log_cap) {
-			size_t cap = f->log_cap ? 2 * f->log_cap : 1024;
-			u64 *log = realloc(f->log, cap * sizeof(*log));
-
-			if (!log) {
-				fdc_err("out of memory");
-				return -1;
-			}
-			f->log = log;
-			f->log_cap = cap;
-		}
-		f->log[f->log_len++] = sides;
+		if (fdc_fake_log_add(f, sides))
+			return -1;
 	}
 	src->sides = sides;
 	return 0;

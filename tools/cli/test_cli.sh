@@ -114,7 +114,7 @@ t 2 "bad expression" "$bin" roll 4d6q &&
 t 2 "too many dice" "$bin" roll 1000001d6 &&
 	has "$tmp/err" "too many dice" "too many dice"
 t 2 "explode forever" "$bin" roll d6x1 &&
-	has "$tmp/err" "explode forever" "explode forever"
+	has "$tmp/err" "every face explodes" "explode forever"
 
 # --- the real device, absent or wrong -------------------------------------
 t 1 "missing device" "$bin" --device="$tmp/nodev" roll 3d6 &&
@@ -189,7 +189,10 @@ t 0 "6x4d6k3" "$bin" $s roll 6x4d6k3 -n 5 &&
 t 0 "3d6*100" "$bin" $s roll '3d6*100' -n 50 &&
 	awk '$1 % 100 || $1 < 300 || $1 > 1800 { bad = 1 } END { exit bad }' \
 		"$tmp/out" && pass || fail "3d6*100: $(head -n 2 "$tmp/out")"
-t 0 "d20/2" "$bin" $s roll d20/2 -n 200 && range "$tmp/out" 0 10 200 "d20/2"
+t 0 "floor(d20/2)" "$bin" $s roll 'floor(d20/2)' -n 200 &&
+	range "$tmp/out" 0 10 200 "floor(d20/2)"
+t 2 "d20/2 is refused" "$bin" $s roll d20/2 &&
+	has "$tmp/err" "Roll20 keeps fractions (d20/2 can be 10.5)" "d20/2: the difference named"
 t 0 "4d6dl1" "$bin" $s roll 4d6dl1 -n 100 && range "$tmp/out" 3 18 100 "4d6dl1"
 t 0 "4d6dh1" "$bin" $s roll 4d6dh1 -n 100 && range "$tmp/out" 3 18 100 "4d6dh1"
 t 0 "2d6!" "$bin" $s roll '2d6!' -n 100 && range "$tmp/out" 2 100000 100 "2d6!"
@@ -215,8 +218,8 @@ has "$tmp/out" "0.125000" "--stats: P(3d6 = 10) = 27/216 exactly"
 has "$tmp/out" "with 15 degrees of freedom: p = " "--stats: chi-square p-value"
 t 0 "--stats 4d6k3" "$bin" $s roll --stats -n 1000 4d6k3 &&
 	has "$tmp/out" "0.016204" "--stats: P(4d6k3 = 18) = 21/1296"
-t 1 "--stats exploding" "$bin" $s roll --stats 2d6x &&
-	has "$tmp/err" "exploding dice have no finite distribution" "--stats 2d6x"
+t 0 "--stats exploding" "$bin" $s roll --stats 2d6x &&
+	has "$tmp/out" "exact to " "--stats 2d6x: the depth and the rest"
 # A fair stream gives p-values that are not tiny; a loaded one would.
 "$bin" --seed=3 roll --stats -n 50000 2d6 4dF '10d10>=8' 4d6k3 'd6r1' >"$tmp/out" 2>&1
 awk '/p = / { split($0, a, "p = "); if (a[2] < 0.0001) bad = 1; n++ }
@@ -224,13 +227,80 @@ awk '/p = / { split($0, a, "p = "); if (a[2] < 0.0001) bad = 1; n++ }
 	fail "--stats p-values: $(grep 'p = ' "$tmp/out")"
 # --json
 t 0 "roll --json" "$bin" $s roll --json 3d6 2x2d4 &&
-	grep -qE '^\{"rolls": \[\{"expr": "3d6", "totals": \[[0-9]+\]\}, \{"expr": "2x2d4", "totals": \[\[[0-9]+, [0-9]+\]\]\}\]\}$' \
+	grep -qE '^\{"rolls": \[\{"expr": "3d6", "repeat": 1, "totals": \[[0-9]+\]\}, \{"expr": "2x2d4", "repeat": 2, "totals": \[[0-9]+, [0-9]+\]\}\]\}$' \
 		"$tmp/out" && pass || fail "roll --json: $(cat "$tmp/out")"
 t 0 "roll --stats --json" "$bin" $s roll --stats --json -n 100 d4 &&
-	grep -qE '^\{"stats": \[\{"expr": "d4", "rolls": 100, "histogram": \[\{"total": 1, "count": [0-9]+, "exact": 0.25\}, .*"p_value": [0-9.]+\}\]\}$' \
+	grep -qE '^\{"stats": \[\{"expr": "d4", "rolls": 100, "depth": 1, "histogram": \[\{"total": 1, "count": [0-9]+, "probability": 0.2500000000, "exact": "1/4"\}, .*"p_value": [0-9.]+\}\]\}$' \
 		"$tmp/out" && pass || fail "roll --stats --json: $(cat "$tmp/out")"
 t 2 "bad second expression" "$bin" $s roll 3d6 4d6q &&
 	same "$(cat "$tmp/out")" "" "nothing rolled before a bad expression"
+
+# Roll20's meanings (issue 22): never a silent other answer.
+t 0 "3d6!>4 is a total" "$bin" $s roll -n 300 '3d6!>4' &&
+	range "$tmp/out" 3 1000000 300 "3d6!>4 explodes on 4 or more"
+t 0 "3d6!>4 -v" "$bin" --seed=2 roll -v -n 50 '3d6!>4' &&
+	awk -F '\t' '{ d = $2; sub(/^3d6!>4\[/, "", d); sub(/\]$/, "", d)
+		n = split(d, f, " "); s = 0; x = 0
+		for (i = 1; i <= n; i++) { s += f[i]; x += f[i] >= 4 }
+		if (s != $1 || n != 3 + x) bad = 1 } END { exit bad }' "$tmp/out" &&
+	pass || fail "3d6!>4 -v: one new die per face of 4 or more: $(head -n 3 "$tmp/out")"
+t 0 "3d6>3 inclusive" "$bin" --seed=3 roll -v -n 100 '3d6>3' &&
+	awk -F '\t' '{ d = $2; sub(/^3d6>3\[/, "", d); sub(/\]$/, "", d)
+		n = split(d, f, " "); c = 0
+		for (i = 1; i <= n; i++) c += f[i] >= 3
+		if (c != $1) bad = 1 } END { exit bad }' "$tmp/out" &&
+	pass || fail "3d6>3 counts faces of 3 or more: $(head -n 3 "$tmp/out")"
+t 0 "4d6r<2 rerolls 1 and 2" "$bin" $s roll -n 300 '4d6r<2' &&
+	range "$tmp/out" 12 24 300 "4d6r<2"
+for x in '2*1d6' '(1d4+1)*3' '{4d6,3d8}k1' '3d6!!' '3d6!p' 'floor(7/2)' \
+	'1d20[fire]' '0d6' '4d6ra1' '4d6mi2' '10d10>=8f1' '13 % 2' \
+	'{5d6!!}>8' '4d6dh1' 'ceil(2d6/3) + round(d20/4) - abs(d4-d6)'; do
+	t 0 "roll '$x'" "$bin" $s roll "$x" && range "$tmp/out" -20 100000 1 "$x"
+done
+"$bin" $s roll '13 % 2' 'floor(7/2)' 0d6 >"$tmp/out" 2>&1
+same "$(tr '\n' ' ' <"$tmp/out")" "1 3 0 " "13 % 2, floor(7/2), 0d6"
+t 2 "4d6!k3 refused" "$bin" $s roll '4d6!k3' &&
+	has "$tmp/err" "Roll20 ranks each new face as a die" "4d6!k3: the difference named"
+t 2 "ra with > refused" "$bin" $s roll '4d6ra>5' &&
+	has "$tmp/err" "avrae reads '>' and '<' strictly, Roll20 inclusively" "ra>5"
+# A quoted argument is one expression; '' is an error.
+t 2 "'3 d6' is one expression" "$bin" $s roll '3 d6' &&
+	has "$tmp/err" "bad expression '3 d6': a blank at position 2 splits the dice: write 3d6" "'3 d6'"
+same "$(cat "$tmp/out")" "" "'3 d6' rolls nothing"
+t 2 "roll ''" "$bin" $s roll '' && has "$tmp/err" "empty expression" "roll ''"
+t 0 "'2d6 + 3' joined" "$bin" $s roll 2d6 + 3 '13 %' 2 -n 2 &&
+	same "$(tr '\n' ' ' <"$tmp/out" | wc -w)" 4 "2d6 + 3 and '13 %' 2: two expressions"
+# stdin: CR, LF and CRLF end lines; NUL and invalid UTF-8 are errors naming
+# the line; echoed input is escaped.
+input '3d6\r2d6\r1d4\r'
+t 0 "CR lines" "$bin" $s roll && same "$(wc -l <"$tmp/out")" 3 "3d6 CR 2d6 CR 1d4 CR: three totals"
+input '3d6\r\n2d6\r\n\r1d4\n'
+t 0 "CRLF lines" "$bin" $s roll && same "$(wc -l <"$tmp/out")" 3 "CRLF and a line starting with CR"
+input '3d6\n2d\0006\n'
+t 2 "a NUL" "$bin" $s roll && has "$tmp/err" "roll: standard input: line 2: a NUL byte" "NUL named by line"
+input '3d6\n\377\376\n'
+t 2 "invalid UTF-8" "$bin" $s roll && has "$tmp/err" "roll: standard input: line 2: invalid UTF-8" "UTF-8 named by line"
+input '1d6\n\033[31mfoo\n'
+t 2 "an escape sequence" "$bin" $s roll &&
+	has "$tmp/err" "roll: line 2: bad expression '\\x1b[31mfoo'" "escaped echo"
+if grep -q "$(printf '\033')" "$tmp/err"; then fail "raw escape echoed"; else pass; fi
+input ''
+# --stats: sizes checked first, only possible totals, explosions covered.
+t 1 "--stats 1000000d6 refused at once" timeout 10 "$bin" $s roll --stats 1000000d6 &&
+	has "$tmp/err" "too large to compute" "1000000d6"
+t 0 "--stats 3d6*100" "$bin" $s roll --stats -n 1000 '3d6*100' &&
+	same "$(grep -cE '^ +[0-9]+00 ' "$tmp/out")" 16 "3d6*100 lists its 16 totals"
+t 0 "--stats 1000d6" "$bin" $s roll --stats 1000d6 &&
+	has "$tmp/out" "1000d6: 10000 rolls" "--stats rolls 10000 times unless -n says"
+has "$tmp/out" "degrees of freedom: p = " "1000d6: a chi-square test"
+t 0 "--stats -n 1" "$bin" $s roll --stats -n 1 1000d6 &&
+	has "$tmp/out" "too few rolls for a chi-square test" "1000d6 -n 1: no test of 0 degrees"
+t 0 "--stats 10d6!" "$bin" $s roll --stats -n 2000 '10d6!' &&
+	has "$tmp/out" "exact to " "10d6!: depth and rest"
+# One explosion limit: 500000d2x never fails.
+for seed in 1 2 3 4 5 6; do
+	t 0 "500000d2x, seed $seed" "$bin" --seed=$seed roll 500000d2x
+done
 
 # --- shuffle --------------------------------------------------------------
 t 0 "shuffle 100" "$fake" $f shuffle 100 &&
@@ -598,6 +668,15 @@ sys.exit(0 if isinstance(o, dict) and ("error" in o) == (sys.argv[2] == "1") els
 	json_ok "sample --json, bits run out" 1 1 "$bin" --random-source="$tmp/zero4" sample --json 6 49
 	json_ok "sample --json, a usage error" 2 1 "$bin" --seed=1 sample --json 9 5
 	json_ok "shuffle --json, an unknown option" 2 1 "$bin" --seed=1 shuffle --bogus --json 5
+	json_ok "roll --json" 0 0 "$bin" --seed=1 roll --json -v 3d6 4x2d6 '{4d6,3d8}k1'
+	grep -qE '"dice": \[\[\{"dice": "3d6", "faces": \[[1-6], [1-6], [1-6]\], "kept": \[true, true, true\], "die": \[0, 1, 2\]\}\]\]' \
+		"$tmp/out" && pass || fail "roll --json -v: the dice as objects: $(head -c 300 "$tmp/out")"
+	json_ok "roll --json, bits run out midway" 1 1 \
+		"$bin" --random-source="$tmp/zero4" roll --json -n 100 d6
+	has "$tmp/out" '"totals": [' "roll --json keeps the totals before the error"
+	json_ok "roll --json, a bad expression" 2 1 "$bin" --seed=1 roll --json 3d6 '3 d6'
+	json_ok "roll --stats --json" 0 0 "$bin" --seed=1 roll --stats --json -n 100 '2d6!' '4d6k3'
+	json_ok "roll --stats --json, too large" 1 1 "$bin" --seed=1 roll --stats --json 1000000d6
 	json_ok "craps --json without the device" 1 1 env -u FAIRDIE_SOURCE "$bin" --device="$tmp/nodev" craps --json
 	json_ok "roulette --json, bits run out" 1 1 "$bin" --random-source="$tmp/zero4" roulette --json -n 100
 	json_ok "stats --json, bits run out" 1 1 "$bin" --random-source="$tmp/zero4" stats --json

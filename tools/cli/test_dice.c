@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie tool - dice expressions: the parser, and rolling against the
- * stand-in device with scripted and with random rolls.
+ * fairdie tool - dice expressions: the parser and Roll20's meanings,
+ * rolling against the stand-in device with scripted and with random
+ * rolls, and the exact distributions of 'roll --stats' against every
+ * sequence of rolls the roller can make.
  */
 
+#include <gmp.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +18,7 @@
 
 static bool fdt_parse(const char *text, struct fdc_dice_expr *e)
 {
-	char err[160];
+	char err[256];
 
 	if (fdc_dice_parse(text, e, err, sizeof(err))) {
 		printf("unexpected parse error for '%s': %s\n", text, err);
@@ -24,67 +27,82 @@ static bool fdt_parse(const char *text, struct fdc_dice_expr *e)
 	return true;
 }
 
+static const struct fdc_dice_term *fdt_term(const char *text,
+					    struct fdc_dice_expr *e)
+{
+	if (!fdt_parse(text, e) || e->node[e->root].kind != FDC_NODE_DICE)
+		return NULL;
+	return &e->node[e->root].dice;
+}
+
+/* Roll20's compare points, inclusive, and what binds to what. */
 static void fdt_parse_good(void)
 {
 	struct fdc_dice_expr e;
-	const struct fdc_dice_term *t = e.term;
+	const struct fdc_dice_term *t;
 
-	CHECK(fdt_parse("3d6", &e) && e.nterms == 1 && t[0].count == 3 &&
-	      t[0].sides == 6 && t[0].sign == 1 && !t[0].keep &&
-	      !t[0].explode && e.dice == 3, "3d6");
-	CHECK(fdt_parse("d20+4", &e) && e.nterms == 2 && t[0].count == 1 &&
-	      t[0].sides == 20 && t[1].count == 0 && t[1].sides == 4 &&
-	      t[1].sign == 1, "d20+4");
-	CHECK(fdt_parse("4d6k3", &e) && t[0].keep == 3 && !t[0].keep_low,
-	      "4d6k3");
-	CHECK(fdt_parse("4d6kh3", &e) && t[0].keep == 3 && !t[0].keep_low,
-	      "4d6kh3");
-	CHECK(fdt_parse("4d6kl1", &e) && t[0].keep == 1 && t[0].keep_low,
-	      "4d6kl1");
-	CHECK(fdt_parse("2d10x", &e) && t[0].explode == 10, "2d10x");
-	CHECK(fdt_parse("2d10x3", &e) && t[0].explode == 3, "2d10x3");
-	CHECK(fdt_parse("d%", &e) && t[0].count == 1 && t[0].sides == 100,
-	      "d%%");
-	CHECK(fdt_parse("D100", &e) && t[0].sides == 100, "D100");
-	CHECK(fdt_parse("2d8+1d4-1", &e) && e.nterms == 3 &&
-	      t[0].sign == 1 && t[1].sign == 1 && t[1].sides == 4 &&
-	      t[2].sign == -1 && t[2].count == 0 && t[2].sides == 1,
-	      "2d8+1d4-1");
-	CHECK(fdt_parse("  -1 +  d4 ", &e) && e.nterms == 2 &&
-	      t[0].sign == -1 && t[1].sides == 4, "leading sign, blanks");
-	CHECK(fdt_parse("4d6xk3", &e) && t[0].explode == 6 && t[0].keep == 3,
-	      "4d6xk3");
-	CHECK(fdt_parse("4d6kl2x5", &e) && t[0].explode == 5 &&
-	      t[0].keep == 2 && t[0].keep_low, "4d6kl2x5");
-	CHECK(fdt_parse("1000000d2", &e) && e.dice == 1000000,
-	      "a million dice");
-	CHECK(fdt_parse("d18446744073", &e) && t[0].sides == 18446744073ULL,
-	      "big die");
-	CHECK(fdt_parse("7", &e) && e.nterms == 1 && e.dice == 0, "constant");
-	CHECK(fdt_parse("6x4d6k3", &e) && e.repeat == 6 && t[0].keep == 3,
-	      "6x4d6k3");
-	CHECK(fdt_parse("4d6dl1", &e) && t[0].keep == 3 && !t[0].keep_low,
+	t = fdt_term("3d6!>4", &e);
+	CHECK(t && t->explode == FDC_EXPLODE_EACH &&
+	      t->explode_on.op == FDC_CMP_GE && t->explode_on.value == 4 &&
+	      !t->mods.success.op, "3d6!>4 explodes on 4 or more");
+	t = fdt_term("1d6!3", &e);
+	CHECK(t && t->explode_on.op == FDC_CMP_EQ && t->explode_on.value == 3,
+	      "1d6!3 explodes on 3 only");
+	t = fdt_term("2d6!", &e);
+	CHECK(t && t->explode_on.op == FDC_CMP_EQ && t->explode_on.value == 6,
+	      "2d6! explodes on 6");
+	t = fdt_term("3d6!<2", &e);
+	CHECK(t && t->explode_on.op == FDC_CMP_LE && t->explode_on.value == 2,
+	      "3d6!<2 explodes on 2 or less");
+	t = fdt_term("5d6!!", &e);
+	CHECK(t && t->explode == FDC_EXPLODE_COMPOUND, "5d6!! compounds");
+	t = fdt_term("5d6!p>5", &e);
+	CHECK(t && t->explode == FDC_EXPLODE_PENETRATE &&
+	      t->explode_on.op == FDC_CMP_GE, "5d6!p>5 penetrates");
+	t = fdt_term("2d10x9", &e);
+	CHECK(t && t->explode == FDC_EXPLODE_WHOLE &&
+	      t->explode_on.op == FDC_CMP_GE && t->explode_on.value == 9,
+	      "2d10x9: fairdie's own, 9 or more");
+	t = fdt_term("3d6>3", &e);
+	CHECK(t && t->mods.success.op == FDC_CMP_GE &&
+	      t->mods.success.value == 3, "3d6>3 counts 3 or more");
+	t = fdt_term("10d6<4", &e);
+	CHECK(t && t->mods.success.op == FDC_CMP_LE, "10d6<4 counts 4 or less");
+	t = fdt_term("10d10>=8f1", &e);
+	CHECK(t && t->mods.success.op == FDC_CMP_GE &&
+	      t->mods.failure.op == FDC_CMP_EQ && t->mods.failure.value == 1,
+	      "10d10>=8f1");
+	t = fdt_term("4d6r<2", &e);
+	CHECK(t && t->nreroll == 1 && t->reroll[0].op == FDC_CMP_LE &&
+	      t->reroll[0].value == 2 && !t->reroll_once, "4d6r<2: 1 and 2");
+	t = fdt_term("2d6ro1", &e);
+	CHECK(t && t->reroll_once, "2d6ro1 rerolls once");
+	t = fdt_term("4d6dl1", &e);
+	CHECK(t && fdc_dice_kept_count(&t->mods, 4) == 3 && !t->mods.keep_low,
 	      "4d6dl1 keeps the 3 highest");
-	CHECK(fdt_parse("4d6dh1", &e) && t[0].keep == 3 && t[0].keep_low,
+	t = fdt_term("4d6dh1", &e);
+	CHECK(t && fdc_dice_kept_count(&t->mods, 4) == 3 && t->mods.keep_low,
 	      "4d6dh1 keeps the 3 lowest");
-	CHECK(fdt_parse("2d10!", &e) && t[0].explode == 10, "2d10!");
-	CHECK(fdt_parse("4dF", &e) && t[0].sides == 3 && t[0].offset == -2,
-	      "4dF");
-	CHECK(fdt_parse("3d6*100/7", &e) && t[0].nops == 2 &&
-	      t[0].op[0] == '*' && t[0].arg[1] == 7, "3d6*100/7");
-	CHECK(fdt_parse("4d6r<3", &e) && t[0].nreroll == 1 &&
-	      t[0].reroll[0].op == FDC_CMP_LT && t[0].reroll[0].value == 3,
-	      "4d6r<3");
-	CHECK(fdt_parse("2d6r1", &e) && t[0].reroll[0].op == FDC_CMP_EQ,
-	      "2d6r1");
-	CHECK(fdt_parse("10d10>=8", &e) && t[0].pool.op == FDC_CMP_GE &&
-	      t[0].pool.value == 8, "10d10>=8");
-	/* One size of dice, or several: device rolls, or draws. */
-	CHECK(fdt_parse("3d6+2d6x-4", &e) && !e.mixed, "3d6+2d6x-4 one size");
-	CHECK(fdt_parse("d20+20", &e) && !e.mixed, "d20+20 one size");
-	CHECK(fdt_parse("3d6+1d4", &e) && e.mixed, "3d6+1d4 mixed");
-	CHECK(fdt_parse("d1-d6", &e) && e.mixed, "d1-d6 mixed");
-	CHECK(fdt_parse("d6+6+d6+d%", &e) && e.mixed, "d6+6+d6+d%% mixed");
+	t = fdt_term("4d6kl2", &e);
+	CHECK(t && t->mods.keep == 2 && t->mods.keep_low, "4d6kl2");
+	t = fdt_term("4d6ra1mi2", &e);
+	CHECK(t && t->has_ra && t->ra == 1 && t->has_min && t->min_face == 2,
+	      "4d6ra1mi2");
+	t = fdt_term("{5d6!!}>8", &e);
+	CHECK(t && t->explode == FDC_EXPLODE_COMPOUND &&
+	      t->mods.success.value == 8, "{5d6!!}>8 counts dice");
+	CHECK(fdt_parse("6x4d6k3", &e) && e.repeat == 6, "6x4d6k3");
+	CHECK(fdt_parse("13 % 2", &e) && e.node[e.root].kind == FDC_NODE_MOD,
+	      "13 %% 2");
+	CHECK(fdt_parse("1d20[fire] + 1d6 [cold]", &e) &&
+	      e.node[e.root].kind == FDC_NODE_ADD, "inline labels");
+	CHECK(fdt_parse("0d6", &e) && e.node[e.root].hi == 0, "0d6");
+	CHECK(fdt_parse("2*1d6", &e) && fdt_parse("(1d4+1)*3", &e) &&
+	      fdt_parse("{4d6,3d8}k1", &e) && fdt_parse("floor(7/2)", &e) &&
+	      fdt_parse("ceil(d20/3) + round(2d6/4) - abs(d4-d6)", &e) &&
+	      fdt_parse("d%", &e) && fdt_parse("4dF", &e) &&
+	      fdt_parse("D20 + 4", &e) && fdt_parse("d18446744073", &e),
+	      "arithmetic and functions around dice");
 }
 
 static const struct {
@@ -93,49 +111,68 @@ static const struct {
 } fdt_bad[] = {
 	{ "", "empty" },
 	{ "   ", "empty" },
-	{ "3d", "missing number of sides after 'd' at position 2" },
-	{ "d", "missing number of sides" },
-	{ "3x", "expected an expression after 'x'" },
-	{ "0x3d6", "cannot print 0 totals" },
-	{ "4d6d4", "cannot drop 4 of 4" },
-	{ "d6r<7", "rerolled forever" },
+	{ "3 d6", "a blank at position 2 splits the dice: write 3d6" },
+	{ "d20/2", "Roll20 keeps fractions" },
+	{ "1d6+7/2", "Roll20 keeps fractions" },
+	{ "4d6!k3", "Roll20 ranks each new face" },
+	{ "4d6!pdl1", "Roll20 ranks each new face" },
+	{ "4d6ra>5", "avrae reads '>' and '<' strictly" },
+	{ "10d10f1", "failures need a success compare point" },
+	{ "{2d6,1d8}f1", "failures need a success compare point" },
+	{ "d6x1", "every face explodes" },
+	{ "d6!<6", "every face explodes" },
+	{ "d1!", "every face explodes" },
+	{ "d6r<6", "rerolled forever" },
+	{ "d2r1r2", "rerolled forever" },
 	{ "2d6r1r2r3r4r5", "more than 4 rerolls" },
-	{ "d6/0", "division by zero" },
-	{ "4dFx", "fudge dice do not explode" },
+	{ "2d6r1ro2", "'r' and 'ro' together" },
+	{ "d6/0", "can be 0" },
+	{ "floor(d6/(d3-2))", "can be 0" },
+	{ "d6 % (d3-1)", "can be 0" },
+	{ "floor(d6/2) % 2", "" },
+	{ "(d6/2) % 2", "'%' of a fraction" },
+	{ "{d6/2}", "an item of {...} can be a fraction" },
+	{ "2**3", "powers" },
+	{ "4d6s", "sorting" },
+	{ "4d6mt", "matching" },
+	{ "(1+1)d6", "computed dice counts" },
+	{ "d(2*3)", "computed sides" },
+	{ "4dF!", "fudge dice do not explode" },
+	{ "4d6k3k2", "a second keep or drop" },
+	{ "2d6!!x", "a second explosion" },
+	{ "4d6mi2!", "'mi' and 'ma' do not go with explosions" },
+	{ "4d6ra1k3", "'ra' goes with r, ro, mi and ma only" },
+	{ "1d20[fire", "has no ']'" },
 	{ "10d10>", "the target number" },
 	{ "4d6q", "unexpected 'q' at position 4" },
-	{ "0d6", "0 dice" },
 	{ "d0", "at least 1 side" },
-	{ "4d6k5", "cannot keep 5 of 4" },
-	{ "4d6k0", "cannot keep 0 of 4" },
 	{ "4d6k", "number of dice to keep" },
-	{ "4d6k3k2", "'k' given twice" },
-	{ "2d6xx", "'x' given twice" },
-	{ "d6x1", "explode forever" },
-	{ "d1x", "explode forever" },
-	{ "d6x7", "never shows 7" },
 	{ "1000001d6", "too many dice" },
-	{ "500000d6+500001d6", "too many dice" },
 	{ "3d6+", "at the end" },
-	{ "3d6++2", "unexpected '+' at position 5" },
 	{ "3d6 2", "unexpected '2' at position 5" },
+	{ "3d6,2", "unexpected ','" },
 	{ "99999999999999999999d6", "number too large at position 1" },
-	{ "2d9223372036854775807", "could exceed" },
-	{ "d9223372036854775807+1", "could exceed" },
-	{ "3 d6", "unexpected 'd' at position 3" },
-	{ "d-6", "missing number of sides" },
+	{ "2d4611686018427387904", "beyond 2^62" },
+	{ "d4611686018427387903*2", "beyond 2^62" },
+	{ "0x3d6", "the repeat count must be 1 to" },
+	{ "3d6\033[31m", "unexpected '\\x1b' at position 4" },
+	{ "foo(3)", "unknown word at position 1: the functions are floor, ceil" },
 };
 
 static void fdt_parse_bad(void)
 {
 	struct fdc_dice_expr e;
-	char err[160];
+	char err[256];
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(fdt_bad); i++) {
 		err[0] = '\0';
 		ret = fdc_dice_parse(fdt_bad[i].text, &e, err, sizeof(err));
+		if (!*fdt_bad[i].why) {
+			CHECK(!ret, "'%s' refused: %s", fdt_bad[i].text, err);
+			continue;
+		}
 		CHECK(ret < 0 && strstr(err, fdt_bad[i].why),
 		      "'%s': ret %d, message '%s', want '%s'",
 		      fdt_bad[i].text, ret, err, fdt_bad[i].why);
@@ -144,8 +181,7 @@ static void fdt_parse_bad(void)
 
 /* Roll @text once with the scripted rolls @vals (0-based). */
 static int fdt_roll_script(const char *text, const u64 *vals, size_t n,
-			   s64 *total, char *detail, size_t size,
-			   const u64 **log, size_t *log_len)
+			   s64 *total, char *detail, size_t size)
 {
 	struct fdc_dice_expr e;
 	struct fdc_engine dev;
@@ -159,146 +195,397 @@ static int fdt_roll_script(const char *text, const u64 *vals, size_t n,
 		memset(detail, 0, size);
 		trace = fmemopen(detail, size, "w");
 	}
-	ret = fdc_dice_roll(&e, &dev, total, trace);
+	ret = fdc_dice_roll(&e, &dev, total, trace, NULL);
 	if (trace)
 		fclose(trace);
-	if (log) {
-		static u64 copy[64];
-		const u64 *l;
-
-		*log_len = fdc_fake_log(&dev, &l);
-		if (*log_len)
-			memcpy(copy, l,
-			       (*log_len < 64 ? *log_len : 64) * sizeof(u64));
-		*log = copy;
-	}
 	fdc_engine_close(&dev);
 	return ret;
 }
 
+/* The meaning of each form on one chosen sequence of rolls. */
 static void fdt_roll_scripted(void)
 {
-	static u64 always_two[FDC_DICE_MAX_DICE + 2];
+	static const struct {
+		const char *text;
+		u64 v[12];
+		size_t n;
+		s64 total;
+		const char *detail;
+	} cases[] = {
+		{ "4d6k3", { 5, 3, 2, 0 }, 4, 13, "4d6k3[6 4 3 (1)]" },
+		{ "4d6k3", { 2, 2, 2, 2 }, 4, 9, "4d6k3[3 3 3 (3)]" },
+		{ "4d6dl1", { 0, 5, 3, 2 }, 4, 13, "4d6d1[(1) 6 4 3]" },
+		{ "4d6dh1", { 0, 5, 3, 2 }, 4, 8, "4d6dh1[1 (6) 4 3]" },
+		/* 5 explodes (4 or more), then 2; 6 then 3; 1. */
+		{ "3d6!>4", { 4, 1, 5, 2, 0 }, 5, 17, "3d6!>4[5 2 6 3 1]" },
+		/* Exactly 3 explodes, 4 does not. */
+		{ "2d6!3", { 2, 3, 3 }, 3, 11, "2d6!=3[3 4 4]" },
+		/* Compounding: one die of 6+6+1. */
+		{ "2d6!!", { 5, 5, 0, 1 }, 4, 15, "2d6!![6+6+1 2]" },
+		/* Penetrating: the new faces less one. */
+		{ "1d6!p", { 5, 5, 2 }, 3, 6 + 5 + 2, "1d6!p[6 5 2]" },
+		{ "2d6x", { 5, 5, 1, 2 }, 4, 17, "2d6x[6+6+2 3]" },
+		{ "2d10x9", { 8, 9, 3, 0 }, 4, 24, "2d10x9[9+10+4 1]" },
+		{ "2d6xk1", { 5, 0, 4 }, 3, 7, "2d6xk1[6+1 (5)]" },
+		/* Inclusive compare points: 3 counts in >3, 4 in <4. */
+		{ "3d6>3", { 2, 1, 5 }, 3, 2, "3d6>3[3 2 6]" },
+		{ "3d6<4", { 3, 4, 0 }, 3, 2, "3d6<4[4 5 1]" },
+		{ "4d10>8f1", { 7, 0, 9, 4 }, 4, 1, "4d10>8f=1[8 1 10 5]" },
+		/* {5d6!!}>8: compounded dice against 8. */
+		{ "{2d6!!}>8", { 5, 2, 4 }, 3, 1, "2d6!!>8[6+3 5]" },
+		/* ro: a 1 or 2 is rolled once more and stands. */
+		{ "2d6ro<2", { 1, 0, 3 }, 3, 5, "2d6ro<2[1 4]" },
+		/* r<2 rolls once among 3..6: roll 0 of 4 is 3. */
+		{ "1d6r<2", { 0 }, 1, 3, "1d6r<2[3]" },
+		/* r1r3: of 2, 4, 5, 6, roll 1 is 4. */
+		{ "1d6r1r3", { 1 }, 1, 4, "1d6r=1r=3[4]" },
+		{ "4d6mi3", { 0, 1, 2, 5 }, 4, 3 + 3 + 3 + 6, "4d6mi3[3 3 3 6]" },
+		{ "2d6ma4", { 0, 5 }, 2, 5, "2d6ma4[1 4]" },
+		/* ra1: the first 1 brings one more die. */
+		{ "3d6ra1", { 0, 0, 4, 3 }, 4, 1 + 1 + 5 + 4, "3d6ra1[1 1 5 4]" },
+		{ "3d6ra1", { 1, 2, 3 }, 3, 9, "3d6ra1[2 3 4]" },
+		{ "{1d6+1,1d4}k1", { 1, 3 }, 2, 4, "{1d6[2] + 1, 1d4[4]}k1" },
+		{ "{1d6,1d6,1d6}>4", { 3, 2, 5 }, 3, 2, "{1d6[4], 1d6[3], 1d6[6]}>4" },
+		{ "(1d4+1)*3", { 1 }, 1, 9, "(1d4[2] + 1)*3" },
+		{ "2*1d6", { 4 }, 1, 10, "2*1d6[5]" },
+		{ "floor(1d20/2)", { 4 }, 1, 2, "floor(1d20[5]/2)" },
+		{ "ceil(1d20/2)", { 4 }, 1, 3, "ceil(1d20[5]/2)" },
+		{ "round(1d20/2)", { 4 }, 1, 3, "round(1d20[5]/2)" },
+		{ "round(1d20/4)", { 4 }, 1, 1, "round(1d20[5]/4)" },
+		{ "floor(-1d20/2)", { 4 }, 1, -3, "floor(-(1d20[5])/2)" },
+		{ "1d20 % 7", { 19 }, 1, 6, "1d20[20] % 7" },
+		{ "(1d4-5) % 3", { 0 }, 1, -1, "(1d4[1] - 5) % 3" },
+		{ "abs(1d4-1d6)", { 0, 5 }, 2, 5, "abs(1d4[1] - 1d6[6])" },
+		{ "1d20[fire]+2", { 9 }, 1, 12, "1d20[10] + 2" },
+		{ "0d6+1", { 0 }, 0, 1, "0d6[] + 1" },
+		{ "5-10", { 0 }, 0, -5, "5 - 10" },
+		{ "-d4", { 3 }, 1, -4, "-(1d4[4])" },
+		{ "4dF", { 0, 1, 2, 2 }, 4, 1, "4dF[-1 +0 +1 +1]" },
+	};
 	char detail[256];
-	const u64 *log;
-	size_t log_len;
+	unsigned int i;
 	s64 total;
-	u64 v[8];
 	int ret;
 
-	/* 4d6k3 keeps the highest three, for each of the 6^4 outcomes. */
-	{
-		unsigned int s, bad = 0, bad_low = 0, i;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ret = fdt_roll_script(cases[i].text, cases[i].v, cases[i].n,
+				      &total, detail, sizeof(detail));
+		CHECK(!ret && total == cases[i].total &&
+		      !strcmp(detail, cases[i].detail),
+		      "%s: %d, total %lld '%s', want %lld '%s'", cases[i].text,
+		      ret, (long long)total, detail,
+		      (long long)cases[i].total, cases[i].detail);
+	}
+}
 
-		for (s = 0; s < 1296; s++) {
-			u64 min = 6, max = 0, sum = 0;
+/*
+ * Explosions have one limit, the same every time: a die that keeps
+ * exploding stops after FDC_DICE_MAX_EXPLODE new faces, and the roll
+ * succeeds (it used to fail at random past a million dice).
+ */
+static void fdt_roll_limit(void)
+{
+	static u64 ones[FDC_DICE_MAX_EXPLODE + 2];
+	struct fdc_dice_expr e;
+	struct fdc_engine dev;
+	unsigned int deepest, i;
+	const u64 *log;
+	s64 total;
+	int ret;
 
-			for (i = 0, v[0] = s; i < 4; i++) {
-				v[i] = s / (i == 0 ? 1 : i == 1 ? 6 : i == 2 ? 36 : 216) % 6;
-				sum += v[i] + 1;
-				min = v[i] + 1 < min ? v[i] + 1 : min;
-				max = v[i] + 1 > max ? v[i] + 1 : max;
-			}
-			ret = fdt_roll_script("4d6k3", v, 4, &total, NULL, 0,
-					      NULL, NULL);
-			bad += ret || total != (s64)(sum - min);
-			ret = fdt_roll_script("4d6kl1", v, 4, &total, NULL, 0,
-					      NULL, NULL);
-			bad_low += ret || total != (s64)min;
-			ret = fdt_roll_script("4d6k1", v, 4, &total, NULL, 0,
-					      NULL, NULL);
-			bad_low += ret || total != (s64)max;
+	/* The first die shows 2 every time, the second 1. */
+	for (i = 0; i < ARRAY_SIZE(ones) - 1; i++)
+		ones[i] = 1;
+	if (!fdt_parse("2d2!", &e) || fdc_fake_open(&dev, 1))
+		abort();
+	fdc_fake_script(&dev, ones, ARRAY_SIZE(ones));
+	ret = fdc_dice_roll(&e, &dev, &total, NULL, &deepest);
+	CHECK(!ret && deepest == FDC_DICE_MAX_EXPLODE &&
+	      total == 2 * (FDC_DICE_MAX_EXPLODE + 1) + 1 &&
+	      fdc_fake_log(&dev, &log) == FDC_DICE_MAX_EXPLODE + 2,
+	      "2d2! on endless 2s: %d, %lld after %u explosions", ret,
+	      (long long)total, deepest);
+	fdc_engine_close(&dev);
+	/* 500000d2! never fails. */
+	if (!fdt_parse("500000d2!", &e))
+		abort();
+	for (i = 1, ret = 0; i <= 6; i++) {
+		if (fdc_fake_open(&dev, i))
+			abort();
+		ret |= fdc_dice_roll(&e, &dev, &total, NULL, NULL);
+		fdc_engine_close(&dev);
+	}
+	CHECK(!ret, "500000d2! failed");
+}
+
+/* ------------------------------------------------------------------------
+ * Distributions against every sequence of rolls
+ */
+
+/**
+ * struct fdt_walk - the exact distribution found by trying every
+ *	sequence of rolls the roller asks for
+ * @e: the expression
+ * @lo: its least total
+ * @p: the probability of each total from @lo
+ * @n: how many totals
+ * @max_depth: record only rolls whose dice explode at most this often
+ * @max_len: and stop sequences longer than this
+ * @paths: sequences tried
+ * @bad: a roll went wrong
+ */
+struct fdt_walk {
+	struct fdc_dice_expr e;
+	s64 lo;
+	mpq_t *p;
+	size_t n;
+	unsigned int max_depth;
+	size_t max_len;
+	u64 paths;
+	bool bad;
+};
+
+static void fdt_walk(struct fdt_walk *w, u64 *script, size_t len, mpq_t weight)
+{
+	struct fdc_engine dev;
+	unsigned int deepest;
+	const u64 *log;
+	size_t log_len;
+	u64 sides, v;
+	s64 total;
+	mpq_t next;
+	int ret;
+
+	if (fdc_fake_open(&dev, 1))
+		abort();
+	fdc_fake_script(&dev, script, len);
+	ret = fdc_dice_roll(&w->e, &dev, &total, NULL, &deepest);
+	log_len = fdc_fake_log(&dev, &log);
+	sides = log_len > len ? log[len] : 0;
+	fdc_engine_close(&dev);
+	w->paths++;
+	if (!ret) {
+		if (log_len != len || total < w->lo ||
+		    total >= w->lo + (s64)w->n) {
+			w->bad = true;
+			return;
 		}
-		CHECK(!bad, "4d6k3 wrong for %u of 1296 outcomes", bad);
-		CHECK(!bad_low, "4d6kl1/4d6k1 wrong for %u outcomes",
-		      bad_low);
+		if (deepest <= w->max_depth)
+			mpq_add(w->p[total - w->lo], w->p[total - w->lo], weight);
+		return;
 	}
+	if (log_len != len + 1 || !sides) {
+		w->bad = true;
+		return;
+	}
+	if (len == w->max_len)
+		return;
+	mpq_init(next);
+	mpq_set_ui(next, 1, sides);
+	mpq_mul(next, next, weight);
+	for (v = 0; v < sides; v++) {
+		script[len] = v;
+		fdt_walk(w, script, len + 1, next);
+	}
+	mpq_clear(next);
+}
 
-	v[0] = 5; v[1] = 3; v[2] = 2; v[3] = 0;
-	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
-			      NULL, NULL);
-	CHECK(!ret && total == 13 && !strcmp(detail, "4d6k3[6 4 3 (1)]"),
-	      "4d6k3 verbose: %lld '%s'", (long long)total, detail);
+/*
+ * @text's distribution from fdc_dice_dist() against the one the roller
+ * makes over all its sequences of rolls, fraction by fraction; with
+ * @explode_max explosions per die at most (0: the tool's limit, and the
+ * rolls followed as deep as the distribution goes).
+ */
+static void fdt_dist_one(const char *text, unsigned int explode_max,
+			 const char *control)
+{
+	static u64 script[256];
+	struct fdc_dice_dist d, dc;
+	struct fdt_walk *w;
+	mpq_t q, one, rest, sum;
+	char err[256];
+	size_t i, bad = 0, mass_bad = 0;
+	int saved;
 
-	/* Ties: the earlier dice are kept. */
-	v[0] = 2; v[1] = 2; v[2] = 2; v[3] = 2;
-	ret = fdt_roll_script("4d6k3", v, 4, &total, detail, sizeof(detail),
-			      NULL, NULL);
-	CHECK(!ret && total == 9 && !strcmp(detail, "4d6k3[3 3 3 (3)]"),
-	      "4d6k3 ties: '%s'", detail);
+	w = calloc(1, sizeof(*w));
+	if (!w || !fdt_parse(text, &w->e))
+		abort();
+	if (explode_max)
+		w->e.explode_max = explode_max;
+	if (fdc_dice_dist(&w->e, &d, err, sizeof(err))) {
+		CHECK(0, "%s: no distribution: %s", text, err);
+		free(w);
+		return;
+	}
+	w->lo = w->e.node[w->e.root].lo;
+	w->n = (size_t)(w->e.node[w->e.root].hi - w->lo) + 1;
+	w->max_depth = d.depth;
+	w->max_len = ARRAY_SIZE(script);
+	w->p = malloc(w->n * sizeof(*w->p));
+	if (!w->p)
+		abort();
+	for (i = 0; i < w->n; i++)
+		mpq_init(w->p[i]);
+	mpq_init(q);
+	mpq_init(one);
+	mpq_init(rest);
+	mpq_init(sum);
+	mpq_set_ui(one, 1, 1);
+	saved = fd_check_stderr_off();
+	fdt_walk(w, script, 0, one);
+	fd_check_stderr_on(saved);
+	/* Every total of the walk is in the distribution, with its mass. */
+	for (i = 0; i < w->n; i++) {
+		s64 t = w->lo + (s64)i;
+		size_t k;
 
-	/* One size: every die is its own roll of that size: 3d6+1d6-2. */
-	v[0] = 0; v[1] = 1; v[2] = 2; v[3] = 5;
-	ret = fdt_roll_script("3d6+1d6-2", v, 4, &total, detail,
-			      sizeof(detail), &log, &log_len);
-	CHECK(!ret && total == 1 + 2 + 3 + 6 - 2 &&
-	      log_len == 4 && log[0] == 6 && log[1] == 6 && log[2] == 6 &&
-	      log[3] == 6,
-	      "3d6+1d6-2: %lld, %zu rolls", (long long)total, log_len);
-	CHECK(!strcmp(detail, "3d6[1 2 3] + 1d6[6] - 2"),
-	      "verbose '%s'", detail);
+		mpq_set_ui(q, 0, 1);
+		k = (size_t)((t - d.min) / d.step);
+		if (t >= d.min && (t - d.min) % d.step == 0 && k < d.n) {
+			mpq_set_num(q, d.w[k]);
+			mpq_set_den(q, d.den);
+			mpq_canonicalize(q);
+		}
+		bad += !mpq_equal(q, w->p[i]);
+		mpq_add(sum, sum, w->p[i]);
+	}
+	fdc_dice_dist_rest(&d, rest);
+	mpq_add(sum, sum, rest);
+	mass_bad = !mpq_equal(sum, one);
+	CHECK(!w->bad && !bad && !mass_bad,
+	      "%s: %zu totals differ from the %llu sequences of rolls%s%s",
+	      text, bad, (unsigned long long)w->paths,
+	      w->bad ? ", a roll went wrong" : "",
+	      mass_bad ? ", the rest does not add up" : "");
+	/* A control: another expression's distribution must differ. */
+	if (control) {
+		struct fdc_dice_expr ec;
 
-	/* Exploding on the maximum: 6 -> 6 -> 2, and 3. */
-	v[0] = 5; v[1] = 2; v[2] = 5; v[3] = 1;
-	ret = fdt_roll_script("2d6x", v, 4, &total, detail, sizeof(detail),
-			      &log, &log_len);
-	CHECK(!ret && total == 17 && log_len == 4 &&
-	      !strcmp(detail, "2d6x[6+6+2 3]"),
-	      "2d6x: %lld '%s'", (long long)total, detail);
+		bad = 0;
+		if (!fdt_parse(control, &ec))
+			abort();
+		if (explode_max)
+			ec.explode_max = explode_max;
+		if (fdc_dice_dist(&ec, &dc, err, sizeof(err)))
+			abort();
+		for (i = 0; i < w->n; i++) {
+			s64 t = w->lo + (s64)i;
+			size_t k;
 
-	/* Exploding on 9 or more: 9 -> 10 -> 4, and 1. */
-	v[0] = 8; v[1] = 0; v[2] = 9; v[3] = 3;
-	ret = fdt_roll_script("2d10x9", v, 4, &total, detail, sizeof(detail),
-			      NULL, NULL);
-	CHECK(!ret && total == 24 && !strcmp(detail, "2d10x9[9+10+4 1]"),
-	      "2d10x9: %lld '%s'", (long long)total, detail);
+			mpq_set_ui(q, 0, 1);
+			k = (size_t)((t - dc.min) / dc.step);
+			if (t >= dc.min && (t - dc.min) % dc.step == 0 &&
+			    k < dc.n) {
+				mpq_set_num(q, dc.w[k]);
+				mpq_set_den(q, dc.den);
+				mpq_canonicalize(q);
+			}
+			bad += !mpq_equal(q, w->p[i]);
+		}
+		CHECK(bad, "control: %s has the distribution of %s", control,
+		      text);
+		fdc_dice_dist_free(&dc);
+	}
+	printf("exact: %-18s %9llu sequences of rolls, %zu totals, depth %u\n",
+	       text, (unsigned long long)w->paths, d.n, d.depth);
+	for (i = 0; i < w->n; i++)
+		mpq_clear(w->p[i]);
+	free(w->p);
+	free(w);
+	mpq_clear(q);
+	mpq_clear(one);
+	mpq_clear(rest);
+	mpq_clear(sum);
+	fdc_dice_dist_free(&d);
+}
 
-	/* Explode, then keep the highest exploded die. */
-	v[0] = 5; v[1] = 4; v[2] = 0;
-	ret = fdt_roll_script("2d6xk1", v, 3, &total, detail, sizeof(detail),
-			      NULL, NULL);
-	CHECK(!ret && total == 7 && !strcmp(detail, "2d6xk1[6+1 (5)]"),
-	      "2d6xk1: %lld '%s'", (long long)total, detail);
+static void fdt_dist(void)
+{
+	struct fdc_dice_expr e;
+	struct fdc_dice_dist d;
+	char err[256];
+	mpq_t rest;
 
-	/* Constants and signs need no device. */
-	ret = fdt_roll_script("5-10", v, 0, &total, NULL, 0, &log, &log_len);
-	CHECK(!ret && total == -5 && log_len == 0, "5-10 = %lld",
-	      (long long)total);
-	v[0] = 3;
-	ret = fdt_roll_script("-d4", v, 1, &total, detail, sizeof(detail),
-			      NULL, NULL);
-	CHECK(!ret && total == -4 && !strcmp(detail, "-1d4[4]"),
-	      "-d4: %lld '%s'", (long long)total, detail);
+	fdt_dist_one("3d6", 0, "3d6+1");
+	fdt_dist_one("4d6k3", 0, "4d6kl3");
+	fdt_dist_one("4d6kl2", 0, NULL);
+	fdt_dist_one("5d4dh2", 0, "5d4dl2");
+	fdt_dist_one("4d6dl1 - 2", 0, NULL);
+	fdt_dist_one("3d6>3", 0, "3d6>4");
+	fdt_dist_one("4d6<2", 0, NULL);
+	fdt_dist_one("5d6=6", 0, NULL);
+	fdt_dist_one("4d6>4f1", 0, "4d6>4");
+	fdt_dist_one("4d6r<2", 0, "4d6r1");
+	fdt_dist_one("2d6r1r6", 0, NULL);
+	fdt_dist_one("3d6ro<2", 0, "3d6r<2");
+	fdt_dist_one("2d6!", 3, NULL);
+	fdt_dist_one("2d6!3", 3, "2d6!>3");
+	fdt_dist_one("2d6!>4", 2, NULL);
+	fdt_dist_one("2d4!<1", 3, NULL);
+	fdt_dist_one("2d4!!", 3, "2d4!p");
+	fdt_dist_one("2d4!p", 3, "2d4!");
+	fdt_dist_one("{2d4!!}>5", 3, "{2d4!}>5");
+	fdt_dist_one("2d6x5", 2, NULL);
+	fdt_dist_one("3d4xk2", 2, NULL);
+	fdt_dist_one("3d4x>3", 2, NULL);
+	fdt_dist_one("{3d4!!}>5", 2, NULL);
+	fdt_dist_one("3d4!>4>3f1", 2, NULL);
+	fdt_dist_one("{2d6,1d8}k1", 0, "{2d6,1d8}kl1");
+	fdt_dist_one("{2d6,1d8}kl1", 0, NULL);
+	fdt_dist_one("{1d6,1d6+1,1d4}>3", 0, NULL);
+	fdt_dist_one("{2d4+1,1d6}", 0, NULL);
+	fdt_dist_one("{1d6,1d8}d1", 0, NULL);
+	fdt_dist_one("2*1d6", 0, NULL);
+	fdt_dist_one("(1d4+1)*3", 0, NULL);
+	fdt_dist_one("floor(3d6/4)", 0, "ceil(3d6/4)");
+	fdt_dist_one("ceil(2d6/3)", 0, NULL);
+	fdt_dist_one("round(2d6/4)", 0, NULL);
+	fdt_dist_one("floor(-2d6/3)", 0, NULL);
+	fdt_dist_one("2d6 % 3", 0, NULL);
+	fdt_dist_one("(1d6-1d8) % 3", 0, NULL);
+	fdt_dist_one("abs(1d6-1d8)", 0, NULL);
+	fdt_dist_one("-1d4+1d6*2", 0, NULL);
+	fdt_dist_one("0d6+1d4[fire]", 0, NULL);
+	fdt_dist_one("4d6ra1", 0, "4d6");
+	fdt_dist_one("3d6mi2", 0, NULL);
+	fdt_dist_one("3d6ma4", 0, NULL);
+	fdt_dist_one("3d6r1mi3ma5", 0, NULL);
+	fdt_dist_one("4dF+1d4", 0, NULL);
+	fdt_dist_one("d%", 0, NULL);
+	/* With the tool's limit: depth chosen, the rest accounted for. */
+	fdt_dist_one("2d6!", 0, NULL);
+	fdt_dist_one("1d4!!", 0, NULL);
 
-	/* A d1 needs a roll too, and it is 1. */
-	v[0] = 0;
-	ret = fdt_roll_script("d1", v, 1, &total, NULL, 0, &log, &log_len);
-	CHECK(!ret && total == 1 && log_len == 1 && log[0] == 1, "d1");
-
-	printf("three error messages expected:\n");
-
-	/* Explosions past the total's range fail cleanly. */
-	v[0] = INT64_MAX - 1; v[1] = 5;
-	ret = fdt_roll_script("d9223372036854775807x", v, 2, &total, NULL, 0,
-			      NULL, NULL);
-	CHECK(ret == -1, "overflowing explosion gave %d", ret);
-
-	/* ... and so do endless ones, after a million dice. */
+	/* The rest of 1d6! at depth D is (1/6)^(D+1). */
+	CHECK(fdt_parse("1d6!", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)),
+	      "1d6!: %s", err);
+	mpq_init(rest);
+	fdc_dice_dist_rest(&d, rest);
 	{
-		size_t i;
+		mpz_t den;
 
-		for (i = 0; i < ARRAY_SIZE(always_two); i++)
-			always_two[i] = 1;
-		ret = fdt_roll_script("d2x", always_two, ARRAY_SIZE(always_two),
-				      &total, NULL, 0, NULL, NULL);
-		CHECK(ret == -1, "a million explosions gave %d", ret);
+		mpz_init(den);
+		mpz_ui_pow_ui(den, 6, d.depth + 1);
+		CHECK(d.depth >= 10 && !mpz_cmp_ui(mpq_numref(rest), 1) &&
+		      !mpz_cmp(mpq_denref(rest), den),
+		      "1d6!: depth %u, rest not (1/6)^(depth+1)", d.depth);
+		mpz_clear(den);
 	}
-
-	/* A device error is passed on. */
-	v[0] = 0;
-	v[1] = 0;
-	ret = fdt_roll_script("3d6", v, 2, &total, NULL, 0, NULL, NULL);
-	CHECK(ret == -1, "a short script gave %d", ret);
+	mpq_clear(rest);
+	fdc_dice_dist_free(&d);
+	/* Sizes are checked first: these are refused at once. */
+	CHECK(fdt_parse("1000000d6", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "too large"), "1000000d6 refused: '%s'", err);
+	CHECK(fdt_parse("d4611686018427387903", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "too large"), "a huge die refused: '%s'", err);
+	/* 1000d6: P(1000) = 6^-1000, P(3500) by its symmetry. */
+	CHECK(fdt_parse("1000d6", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      d.min == 1000 && d.n == 5001 && !mpz_cmp_ui(d.w[0], 1) &&
+	      !mpz_cmp_ui(d.w[5000], 1) && !mpz_cmp(d.w[1], d.w[4999]),
+	      "1000d6");
+	fdc_dice_dist_free(&d);
 }
 
 /* Random rolls: the distribution of sums, and read-ahead per size. */
@@ -320,12 +607,12 @@ static void fdt_roll_random(void)
 	if (fdc_fake_open(&dev, 42))
 		abort();
 	for (i = 0; i < n; i++) {
-		bad |= fdc_dice_roll(&e, &dev, &total, NULL);
+		bad |= fdc_dice_roll(&e, &dev, &total, NULL, NULL);
 		if (total < 3 || total > 18)
 			bad = 1;
 		else
 			hist[total]++;
-		bad |= fdc_dice_roll(&e2, &dev, &total, NULL);
+		bad |= fdc_dice_roll(&e2, &dev, &total, NULL, NULL);
 		sum4 += total;
 	}
 	CHECK(!bad, "random rolls failed or out of range");
@@ -369,9 +656,9 @@ static void fdt_roll_random(void)
 	fdc_source_open_seed(&dev.src, 7);
 	fdc_engine_open_source(&dev, 0);
 	dev.max_ahead = 1;
-	ideal = 10000 * fdc_dice_bits(&e3);
+	ideal = 10000 * (3 * log2(6) + 2);
 	for (i = 0; i < 10000; i++) {
-		bad |= fdc_dice_roll(&e3, &dev, &total, NULL);
+		bad |= fdc_dice_roll(&e3, &dev, &total, NULL, NULL);
 		hist4[total - 4]++;
 	}
 	CHECK(!bad && fdc_engine_bits_used(&dev) < ideal * 1.001 + 64,
@@ -404,7 +691,7 @@ static void fdt_roll_random(void)
 	dev.max_ahead = 1;
 	fdt_parse("2d6+1d6", &e);
 	for (i = 0; i < 100; i++)
-		bad |= fdc_dice_roll(&e, &dev, &total, NULL);
+		bad |= fdc_dice_roll(&e, &dev, &total, NULL, NULL);
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0, sides_bad = 0; i < log_len; i++)
 		sides_bad += log[i] != 6;
@@ -417,7 +704,7 @@ static void fdt_roll_random(void)
 		abort();
 	fdt_parse("d6x+d4", &e);
 	for (i = 0, sum4 = 0, sq = 0; i < 100000; i++) {
-		bad |= fdc_dice_roll(&e, &dev, &total, NULL);
+		bad |= fdc_dice_roll(&e, &dev, &total, NULL, NULL);
 		sum4 += total;
 		sq += (double)total * total;
 	}
@@ -461,7 +748,7 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 		trace = fmemopen(detail, sizeof(detail), "w");
 		if (!trace)
 			abort();
-		if (fdc_dice_roll(&e, &dev, &total, trace)) {
+		if (fdc_dice_roll(&e, &dev, &total, trace, NULL)) {
 			fclose(trace);
 			fdc_engine_close(&dev);
 			continue;
@@ -501,85 +788,12 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	       (unsigned long long)cum[0], depth + 1);
 }
 
-/*
- * The exact distribution against every outcome: the scripted stand-in
- * hands out each tuple of faces in turn (all equally likely, no rerolls
- * or explosions), and the totals' frequencies must be fdc_dice_dist()'s.
- */
-static void fdt_dist_one(const char *text, unsigned int dice, u64 sides)
-{
-	struct fdc_dice_expr e;
-	struct fdc_dice_dist d;
-	u64 v[16], tuples = 1, s, t;
-	u64 *freq;
-	char err[160];
-	s64 total;
-	unsigned int i, bad = 0;
-
-	for (i = 0; i < dice; i++)
-		tuples *= sides;
-	if (!fdt_parse(text, &e) || fdc_dice_dist(&e, &d, err, sizeof(err))) {
-		CHECK(0, "%s: no distribution", text);
-		return;
-	}
-	freq = calloc(d.n, sizeof(*freq));
-	if (!freq)
-		abort();
-	for (s = 0; s < tuples; s++) {
-		for (i = 0, t = s; i < dice; i++, t /= sides)
-			v[i] = t % sides;
-		if (fdt_roll_script(text, v, dice, &total, NULL, 0, NULL,
-				    NULL) || total < d.min ||
-		    total >= d.min + (s64)d.n) {
-			bad++;
-			continue;
-		}
-		freq[total - d.min]++;
-	}
-	for (s = 0; s < d.n; s++)
-		if (fabs((double)freq[s] / tuples - d.p[s]) > 1 / 1e12)
-			bad++;
-	CHECK(!bad, "%s: %u totals differ from the exact distribution",
-	      text, bad);
-	free(freq);
-	free(d.p);
-}
-
-static void fdt_dist(void)
-{
-	struct fdc_dice_expr e;
-	struct fdc_dice_dist d;
-	char err[160];
-
-	fdt_dist_one("3d6", 3, 6);
-	fdt_dist_one("4d6k3", 4, 6);
-	fdt_dist_one("4d6kl2", 4, 6);
-	fdt_dist_one("5d4dh2", 5, 4);
-	fdt_dist_one("4d6dl1 - 2", 4, 6);
-	fdt_dist_one("6d10>=8", 6, 10);
-	fdt_dist_one("5d6<2", 5, 6);
-	fdt_dist_one("4dF", 4, 3);
-	fdt_dist_one("3d6*7/4-d6", 4, 6);
-	fdt_dist_one("d20/3", 1, 20);
-	/* A reroll leaves the faces not rerolled, equally likely. */
-	CHECK(fdt_parse("d6r<3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      d.min == 1 && d.n == 6 && d.p[0] == 0 && d.p[1] == 0 &&
-	      d.p[2] == 0.25 && d.p[5] == 0.25, "d6r<3 distribution");
-	free(d.p);
-	CHECK(fdt_parse("2d6x", &e) && fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      strstr(err, "exploding"), "2d6x has no distribution");
-	/* A control: a wrong distribution must be caught. */
-	CHECK(fdt_parse("4d6k3", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      fabs(d.p[15] - 21.0 / 1296) < 1 / 1e15 &&
-	      fabs(d.p[0] - 1.0 / 1296) < 1 / 1e15, "4d6k3: P(18), P(3)");
-	free(d.p);
-}
-
 int main(void)
 {
 	fdt_parse_good();
 	fdt_parse_bad();
 	fdt_roll_scripted();
+	fdt_roll_limit();
 	fdt_roll_random();
 	fdt_dist();
 	fdt_roll_mixed_exhaustive(0, 14);

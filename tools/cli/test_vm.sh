@@ -255,14 +255,16 @@ else
 fi
 
 # The dice language on the device: several lines, NxEXPR, stdin.
-t 0 "roll several" "$fd" roll 3d6 6x4d6k3 '10d10>=8' 4dF 'd20/2' &&
-	awk 'NR == 2 && NF == 6 { ok = 1 } END { exit !ok || NR != 5 }' "$tmp/out" &&
+t 0 "roll several" "$fd" roll 3d6 6x4d6k3 '10d10>=8f1' 4dF 'floor(d20/2)' \
+	'3d6!>4' '{4d6,3d8}k1' '4d6r<2' &&
+	awk 'NR == 2 && NF == 6 { ok = 1 } END { exit !ok || NR != 8 }' "$tmp/out" &&
 	pass || fail "roll several: $(cat "$tmp/out")"
 printf '3d6\n2d8\n' | "$fd" roll >"$tmp/out" 2>"$tmp/err" && range "$tmp/out" 2 18 2 "roll from stdin"
 # --stats against the exact distributions: p-values not tiny.
-t 0 "roll --stats" "$fd" roll --stats -n 30000 3d6 4d6k3 '10d10>=8' 4dF 'd6r1' &&
+t 0 "roll --stats" "$fd" roll --stats -n 30000 3d6 4d6k3 '10d10>=8' 4dF 'd6r1' \
+	'2d6!' '4d6ro<2' &&
 	awk '/p = / { split($0, a, "p = "); print "  " $0; if (a[2] < 0.0001) bad = 1; n++ }
-		END { exit bad || n != 5 }' "$tmp/out" && pass ||
+		END { exit bad || n != 7 }' "$tmp/out" && pass ||
 	fail "roll --stats on the device: $(grep 'p = ' "$tmp/out")"
 # sample: distinct values; about log2(49!/43!) = 33.23 fair bits each.
 t 0 "sample 6 49" "$fd" sample 6 49 &&

@@ -1,0 +1,1047 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - the exact distribution of a dice expression, for
+ * 'roll --stats'.
+ *
+ * A distribution is a list of totals min, min + step, ... with an integer
+ * weight each over one common denominator, in GMP's integers: nothing is
+ * rounded. Sums are convolutions (a uniform die by a sliding window, so
+ * that 1000d6 takes a fraction of a second); keeping and dropping count
+ * the ways the dice can fall face by face; explosions are followed to a
+ * depth D per die, chosen so that what lies beyond it (printed as the
+ * remainder) is below 2^-40 unless the work would be too large, and never
+ * beyond the tool's limit FDC_DICE_MAX_EXPLODE, where the distribution is
+ * complete. The size of the work is checked before any of it is done.
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice.h"
+
+/* At most this many totals in one distribution, and faces on one die. */
+#define FDC_DIST_MAX		BIT_ULL(22)
+/* Limb operations (64-bit words) the whole computation may take. */
+#define FDC_DIST_WORK		1000000000.0
+/* Limbs in all the weights of one distribution. */
+#define FDC_DIST_LIMBS		BIT_ULL(27)
+/* Explosions are followed until the rest is below 2^-this. */
+#define FDC_DIST_REST_BITS	40
+
+struct fdc_dist_ctx {
+	const struct fdc_dice_expr *e;
+	unsigned int depth;
+	double work;
+	char *err;
+	size_t errlen;
+};
+
+static int fdc_dist_fail(struct fdc_dist_ctx *c, const char *msg)
+{
+	snprintf(c->err, c->errlen, "%s", msg);
+	return -1;
+}
+
+static u64 fdc_gcd64(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static s64 fdc_dist_max(const struct fdc_dice_dist *d)
+{
+	return d->min + d->step * (s64)(d->n - 1);
+}
+
+static int fdc_dist_init(struct fdc_dist_ctx *c, struct fdc_dice_dist *d, s64 min,
+			 s64 step, size_t n)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	mpz_init_set_ui(d->den, 1);
+	if (n > FDC_DIST_MAX)
+		return fdc_dist_fail(c, "the distribution has too many totals to compute");
+	d->min = min;
+	d->step = step > 0 ? step : 1;
+	d->n = n;
+	d->w = malloc(n * sizeof(*d->w));
+	if (!d->w)
+		return fdc_dist_fail(c, "out of memory");
+	for (i = 0; i < n; i++)
+		mpz_init(d->w[i]);
+	return 0;
+}
+
+/**
+ * fdc_dice_dist_free() - free a distribution
+ * @d: the distribution, zeroed or filled by fdc_dice_dist()
+ */
+void fdc_dice_dist_free(struct fdc_dice_dist *d)
+{
+	size_t i;
+
+	if (d->w) {
+		for (i = 0; i < d->n; i++)
+			mpz_clear(d->w[i]);
+		free(d->w);
+		mpz_clear(d->den);
+	}
+	d->w = NULL;
+	d->n = 0;
+}
+
+static int fdc_dist_const(struct fdc_dist_ctx *c, struct fdc_dice_dist *d, s64 v)
+{
+	if (fdc_dist_init(c, d, v, 1, 1))
+		return -1;
+	mpz_set_ui(d->w[0], 1);
+	return 0;
+}
+
+static void fdc_dist_move(struct fdc_dice_dist *to, struct fdc_dice_dist *from)
+{
+	fdc_dice_dist_free(to);
+	*to = *from;
+	from->w = NULL;
+	from->n = 0;
+}
+
+static size_t fdc_dist_limbs(const struct fdc_dice_dist *d)
+{
+	return mpz_size(d->den) + 1;
+}
+
+static int fdc_dist_charge(struct fdc_dist_ctx *c, double ops, size_t n,
+			   size_t limbs)
+{
+	c->work += ops * limbs;
+	/* A safety net: the plan made before keeps well within it. */
+	if (c->work > 4 * FDC_DIST_WORK || (double)n * limbs > FDC_DIST_LIMBS)
+		return fdc_dist_fail(c, "the distribution is too large to compute");
+	return 0;
+}
+
+/* Drop impossible totals at both ends and widen the step where it can. */
+static int fdc_dist_trim(struct fdc_dist_ctx *c, struct fdc_dice_dist *d)
+{
+	size_t first = 0, last, i;
+	u64 g = 0;
+	struct fdc_dice_dist r;
+
+	while (first < d->n && !mpz_sgn(d->w[first]))
+		first++;
+	if (first == d->n) {
+		/* No mass at all (explosions cut short): keep one total. */
+		first = 0;
+	}
+	last = d->n - 1;
+	while (last > first && !mpz_sgn(d->w[last]))
+		last--;
+	for (i = first + 1; i <= last; i++)
+		if (mpz_sgn(d->w[i]))
+			g = fdc_gcd64(g, i - first);
+	if (!g)
+		g = 1;
+	if (first == 0 && last == d->n - 1 && g == 1)
+		return 0;
+	if (fdc_dist_init(c, &r, d->min + d->step * (s64)first,
+			  d->step * (s64)g, (last - first) / g + 1))
+		return -1;
+	mpz_set(r.den, d->den);
+	for (i = 0; i < r.n; i++)
+		mpz_swap(r.w[i], d->w[first + i * g]);
+	fdc_dist_move(d, &r);
+	return 0;
+}
+
+/* @r := the distribution of f(X), X ~ @a. */
+static int fdc_dist_map(struct fdc_dist_ctx *c, struct fdc_dice_dist *r,
+			const struct fdc_dice_dist *a,
+			s64 (*f)(s64, const void *), const void *arg)
+{
+	s64 lo = 0, hi = 0, v;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < a->n; i++) {
+		if (!mpz_sgn(a->w[i]))
+			continue;
+		v = f(a->min + a->step * (s64)i, arg);
+		lo = any && lo < v ? lo : v;
+		hi = any && hi > v ? hi : v;
+		any = true;
+	}
+	if ((u64)(hi - lo) >= FDC_DIST_MAX)
+		return fdc_dist_fail(c, "the distribution has too many totals to compute");
+	if (fdc_dist_init(c, r, lo, 1, (size_t)(hi - lo) + 1))
+		return -1;
+	mpz_set(r->den, a->den);
+	for (i = 0; i < a->n; i++)
+		if (mpz_sgn(a->w[i]))
+			mpz_add(r->w[f(a->min + a->step * (s64)i, arg) - lo],
+				r->w[f(a->min + a->step * (s64)i, arg) - lo],
+				a->w[i]);
+	if (fdc_dist_charge(c, (double)a->n, r->n, fdc_dist_limbs(r)))
+		return -1;
+	return fdc_dist_trim(c, r);
+}
+
+/* Put @d on the grid lo, lo + step, ... of @n points (it must fit). */
+static int fdc_dist_regrid(struct fdc_dist_ctx *c, struct fdc_dice_dist *d, s64 lo,
+			   s64 step, size_t n)
+{
+	struct fdc_dice_dist r;
+	size_t i;
+
+	if (fdc_dist_init(c, &r, lo, step, n))
+		return -1;
+	mpz_set(r.den, d->den);
+	for (i = 0; i < d->n; i++)
+		mpz_swap(r.w[(d->min + d->step * (s64)i - lo) / step], d->w[i]);
+	fdc_dist_move(d, &r);
+	return 0;
+}
+
+/* The grid that holds both @a and @b. */
+static int fdc_dist_common(struct fdc_dist_ctx *c, struct fdc_dice_dist *a, struct fdc_dice_dist *b)
+{
+	s64 lo = a->min < b->min ? a->min : b->min;
+	s64 ha = fdc_dist_max(a), hb = fdc_dist_max(b);
+	s64 hi = ha > hb ? ha : hb;
+	u64 g = fdc_gcd64(fdc_gcd64(a->n > 1 ? a->step : 0,
+				    b->n > 1 ? b->step : 0),
+			  fdc_gcd64(a->min - lo, b->min - lo));
+
+	if (!g)
+		g = 1;
+	if ((u64)(hi - lo) / g >= FDC_DIST_MAX)
+		return fdc_dist_fail(c, "the distribution has too many totals to compute");
+	if (fdc_dist_regrid(c, a, lo, g, (hi - lo) / g + 1) ||
+	    fdc_dist_regrid(c, b, lo, g, (hi - lo) / g + 1))
+		return -1;
+	return 0;
+}
+
+/*
+ * @a := @a * @sa + @b * @sb, weights over the same denominator (a mixture
+ * of two parts of one distribution). @b is emptied.
+ */
+static int fdc_dist_mix(struct fdc_dist_ctx *c, struct fdc_dice_dist *a, struct fdc_dice_dist *b,
+			long sb)
+{
+	size_t i;
+
+	if (fdc_dist_common(c, a, b))
+		return -1;
+	for (i = 0; i < a->n; i++) {
+		if (sb >= 0)
+			mpz_addmul_ui(a->w[i], b->w[i], (unsigned long)sb);
+		else
+			mpz_submul_ui(a->w[i], b->w[i], (unsigned long)-sb);
+	}
+	fdc_dice_dist_free(b);
+	if (fdc_dist_charge(c, (double)a->n, a->n, fdc_dist_limbs(a)))
+		return -1;
+	return fdc_dist_trim(c, a);
+}
+
+/* Whether @d's weights are all equal: a uniform die. */
+static bool fdc_dist_uniform(const struct fdc_dice_dist *d)
+{
+	size_t i;
+
+	for (i = 1; i < d->n; i++)
+		if (mpz_cmp(d->w[i], d->w[0]))
+			return false;
+	return mpz_sgn(d->w[0]) > 0;
+}
+
+/* @r := the distribution of X + Y, X ~ @a and Y ~ @b independent. */
+static int fdc_dist_add(struct fdc_dist_ctx *c, struct fdc_dice_dist *r,
+			const struct fdc_dice_dist *a,
+			const struct fdc_dice_dist *b)
+{
+	size_t i, j, n, sa, sb;
+	s64 span;
+	mpz_t acc;
+	u64 g;
+
+	if (a->n < b->n) {
+		const struct fdc_dice_dist *t = a;
+
+		a = b;
+		b = t;
+	}
+	g = fdc_gcd64(a->n > 1 ? a->step : 0, b->n > 1 ? b->step : 0);
+	if (!g)
+		g = 1;
+	span = fdc_dist_max(a) - a->min + fdc_dist_max(b) - b->min;
+	if ((u64)span / g >= FDC_DIST_MAX)
+		return fdc_dist_fail(c, "the distribution has too many totals to compute");
+	n = (size_t)(span / (s64)g) + 1;
+	if (fdc_dist_init(c, r, a->min + b->min, (s64)g, n))
+		return -1;
+	mpz_mul(r->den, a->den, b->den);
+	sa = (size_t)(a->step / (s64)g);
+	sb = (size_t)(b->step / (s64)g);
+	if (sa == 1 && sb == 1 && b->n > 2 && fdc_dist_uniform(b)) {
+		/* A uniform die: a sliding window over @a, times its weight. */
+		if (fdc_dist_charge(c, 2.0 * n, n, fdc_dist_limbs(r)))
+			return -1;
+		mpz_init(acc);
+		for (i = 0; i < n; i++) {
+			if (i < a->n)
+				mpz_add(acc, acc, a->w[i]);
+			if (i >= b->n && i - b->n < a->n)
+				mpz_sub(acc, acc, a->w[i - b->n]);
+			mpz_mul(r->w[i], acc, b->w[0]);
+		}
+		mpz_clear(acc);
+		return fdc_dist_trim(c, r);
+	}
+	if (fdc_dist_charge(c, (double)a->n * b->n, n, fdc_dist_limbs(r)))
+		return -1;
+	for (j = 0; j < b->n; j++) {
+		if (!mpz_sgn(b->w[j]))
+			continue;
+		for (i = 0; i < a->n; i++)
+			mpz_addmul(r->w[i * sa + j * sb], a->w[i], b->w[j]);
+	}
+	return fdc_dist_trim(c, r);
+}
+
+/* @d := the sum of @n independent copies of @die. */
+static int fdc_dist_repeat(struct fdc_dist_ctx *c, struct fdc_dice_dist *d,
+			   const struct fdc_dice_dist *die, u64 n)
+{
+	struct fdc_dice_dist r;
+	u64 i;
+
+	if (fdc_dist_const(c, d, 0))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (fdc_dist_add(c, &r, d, die)) {
+			fdc_dice_dist_free(&r);
+			return -1;
+		}
+		fdc_dist_move(d, &r);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * One die
+ */
+
+static s64 fdc_map_clamp(s64 v, const void *arg)
+{
+	const struct fdc_dice_term *t = arg;
+
+	if (t->has_min && v < t->min_face)
+		v = t->min_face;
+	if (t->has_max && v > t->max_face)
+		v = t->max_face;
+	return v;
+}
+
+static s64 fdc_map_unit(s64 v, const void *arg)
+{
+	const struct fdc_dice_mods *m = arg;
+
+	return fdc_dice_match(&m->success, v) -
+	       (s64)fdc_dice_match(&m->failure, v);
+}
+
+static s64 fdc_map_less1(s64 v, const void *arg)
+{
+	(void)arg;
+	return v - 1;
+}
+
+static bool fdc_dist_rerolled(const struct fdc_dice_term *t, s64 face)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nreroll; i++)
+		if (fdc_dice_match(&t->reroll[i], face))
+			return true;
+	return false;
+}
+
+/* One face of a die of @t: its rerolls, mi and ma done. */
+static int fdc_dist_face(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+			 struct fdc_dice_dist *d)
+{
+	s64 lo = 1 + t->offset;
+	u64 i, stay = 0, rer;
+	struct fdc_dice_dist r;
+
+	if (t->sides > FDC_DIST_MAX)
+		return fdc_dist_fail(c, "a die of so many sides is too large to compute");
+	if (fdc_dist_init(c, d, lo, 1, t->sides))
+		return -1;
+	for (i = 0; i < t->sides; i++)
+		stay += !fdc_dist_rerolled(t, lo + (s64)i);
+	rer = t->sides - stay;
+	for (i = 0; i < t->sides; i++) {
+		bool out = fdc_dist_rerolled(t, lo + (s64)i);
+
+		if (!t->nreroll)
+			mpz_set_ui(d->w[i], 1);
+		else if (!t->reroll_once)
+			mpz_set_ui(d->w[i], !out);
+		else
+			/* P = [stays]/S + (rerolled/S)(1/S). */
+			mpz_set_ui(d->w[i], (out ? 0 : t->sides) + rer);
+	}
+	if (!t->nreroll)
+		mpz_set_ui(d->den, t->sides);
+	else if (!t->reroll_once)
+		mpz_set_ui(d->den, stay);
+	else
+		mpz_ui_pow_ui(d->den, t->sides, 2);
+	if (t->has_min || t->has_max) {
+		if (fdc_dist_map(c, &r, d, fdc_map_clamp, t))
+			return -1;
+		fdc_dist_move(d, &r);
+	}
+	return fdc_dist_trim(c, d);
+}
+
+/* The part of @f on faces that do (@match) or do not meet @cp. */
+static int fdc_dist_part(struct fdc_dist_ctx *c, struct fdc_dice_dist *r,
+			 const struct fdc_dice_dist *f,
+			 const struct fdc_dice_cond *cp, bool match)
+{
+	size_t i;
+
+	if (fdc_dist_init(c, r, f->min, f->step, f->n))
+		return -1;
+	mpz_set(r->den, f->den);
+	for (i = 0; i < f->n; i++)
+		if (fdc_dice_match(cp, f->min + f->step * (s64)i) == match)
+			mpz_set(r->w[i], f->w[i]);
+	return fdc_dist_trim(c, r);
+}
+
+static int fdc_dist_apply(struct fdc_dist_ctx *c, struct fdc_dice_dist *d,
+			  s64 (*f)(s64, const void *), const void *arg)
+{
+	struct fdc_dice_dist r;
+
+	if (!f)
+		return 0;
+	if (fdc_dist_map(c, &r, d, f, arg))
+		return -1;
+	fdc_dist_move(d, &r);
+	return 0;
+}
+
+/*
+ * One die with its explosions, followed to the depth of @c: the
+ * distribution of its value (@unit NULL) or of its successes less
+ * failures, counted face by face (@unit its modifiers).
+ */
+static int fdc_dist_chain(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+			  const struct fdc_dice_mods *unit, struct fdc_dice_dist *out)
+{
+	s64 (*later)(s64, const void *) =
+		t->explode == FDC_EXPLODE_PENETRATE ? fdc_map_less1 : NULL;
+	struct fdc_dice_dist f = { 0 }, x = { 0 }, y = { 0 }, xl = { 0 }, yl = { 0 },
+		 fl = { 0 }, cur = { 0 }, step = { 0 };
+	unsigned int k, lim = c->e->explode_max;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (fdc_dist_face(c, t, &f))
+		goto out_free;
+	if (!t->explode || !lim) {
+		fdc_dist_move(out, &f);
+		if (unit && fdc_dist_apply(c, out, fdc_map_unit, unit))
+			goto out_free;
+		return 0;
+	}
+	/* x: exploding faces; y: the others; l: later faces (penetrated). */
+	if (fdc_dist_part(c, &x, &f, &t->explode_on, true) ||
+	    fdc_dist_part(c, &y, &f, &t->explode_on, false) ||
+	    fdc_dist_map(c, &xl, &x, later ? later : fdc_map_clamp, t) ||
+	    fdc_dist_map(c, &yl, &y, later ? later : fdc_map_clamp, t) ||
+	    fdc_dist_map(c, &fl, &f, later ? later : fdc_map_clamp, t))
+		goto out_free;
+	if (unit && (fdc_dist_apply(c, &x, fdc_map_unit, unit) ||
+		     fdc_dist_apply(c, &y, fdc_map_unit, unit) ||
+		     fdc_dist_apply(c, &xl, fdc_map_unit, unit) ||
+		     fdc_dist_apply(c, &yl, fdc_map_unit, unit) ||
+		     fdc_dist_apply(c, &fl, fdc_map_unit, unit)))
+		goto out_free;
+	/* out: chains that stopped; cur: those still exploding. */
+	fdc_dist_move(out, &y);
+	fdc_dist_move(&cur, &x);
+	for (k = 1; k <= c->depth && k <= lim; k++) {
+		if (fdc_dist_add(c, &step, &cur, k == lim ? &fl : &yl))
+			goto out_free;
+		mpz_mul(out->den, out->den, f.den);
+		{
+			size_t i;
+
+			for (i = 0; i < out->n; i++)
+				mpz_mul(out->w[i], out->w[i], f.den);
+		}
+		if (fdc_dist_mix(c, out, &step, 1))
+			goto out_free;
+		if (k == lim)
+			break;
+		if (fdc_dist_add(c, &step, &cur, &xl))
+			goto out_free;
+		fdc_dist_move(&cur, &step);
+	}
+	ret = 0;
+out_free:
+	fdc_dice_dist_free(&f);
+	fdc_dice_dist_free(&x);
+	fdc_dice_dist_free(&y);
+	fdc_dice_dist_free(&xl);
+	fdc_dice_dist_free(&yl);
+	fdc_dice_dist_free(&fl);
+	fdc_dice_dist_free(&cur);
+	fdc_dice_dist_free(&step);
+	if (ret)
+		fdc_dice_dist_free(out);
+	return ret;
+}
+
+/*
+ * The sum of the @k highest (or lowest) of @n dice each distributed as
+ * @die: walk the faces from the best down, choosing how many dice show
+ * each; a choice of c dice out of the m left is C(m, c) orders.
+ */
+static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die, u64 n,
+			 u64 k, bool low, struct fdc_dice_dist *d)
+{
+	size_t m = die->n, span = k * (m - 1) + 1, v, j, s, cc, idx, kept;
+	mpz_t *w, *nw, *pw, term;
+	mpz_t bin;
+	size_t cells = (n + 1) * span, i;
+
+	if ((double)cells > FDC_DIST_MAX)
+		return fdc_dist_fail(c, "keeping dice: too many states to compute");
+	if (fdc_dist_charge(c, (double)m * cells * (n + 1), cells,
+			    fdc_dist_limbs(die) * (n + 1)))
+		return -1;
+	if (fdc_dist_init(c, d, die->min * (s64)k, die->step, span))
+		return -1;
+	w = malloc(cells * sizeof(*w));
+	nw = malloc(cells * sizeof(*nw));
+	pw = malloc((n + 1) * sizeof(*pw));
+	if (!w || !nw || !pw) {
+		free(w);
+		free(nw);
+		free(pw);
+		return fdc_dist_fail(c, "out of memory");
+	}
+	for (i = 0; i < cells; i++) {
+		mpz_init(w[i]);
+		mpz_init(nw[i]);
+	}
+	for (i = 0; i <= n; i++)
+		mpz_init(pw[i]);
+	mpz_init(term);
+	mpz_init(bin);
+	mpz_set_ui(w[0], 1);
+	for (v = 0; v < m; v++) {
+		idx = low ? v : m - 1 - v;
+		if (!mpz_sgn(die->w[idx]))
+			continue;
+		mpz_set_ui(pw[0], 1);
+		for (cc = 1; cc <= n; cc++)
+			mpz_mul(pw[cc], pw[cc - 1], die->w[idx]);
+		for (i = 0; i < cells; i++)
+			mpz_set_ui(nw[i], 0);
+		for (j = 0; j <= n; j++) {
+			for (s = 0; s < span; s++) {
+				if (!mpz_sgn(w[j * span + s]))
+					continue;
+				mpz_set_ui(bin, 1);
+				for (cc = 0; j + cc <= n; cc++) {
+					kept = j >= k ? 0 : (cc < k - j ? cc : k - j);
+					mpz_mul(term, w[j * span + s], pw[cc]);
+					mpz_addmul(nw[(j + cc) * span + s + kept * idx],
+						   term, bin);
+					/* C(n - j, cc + 1) from C(n - j, cc). */
+					mpz_mul_ui(bin, bin, n - j - cc);
+					mpz_divexact_ui(bin, bin, cc + 1);
+				}
+			}
+		}
+		for (i = 0; i < cells; i++)
+			mpz_swap(w[i], nw[i]);
+	}
+	for (s = 0; s < span; s++)
+		mpz_set(d->w[s], w[n * span + s]);
+	mpz_pow_ui(d->den, die->den, n);
+	for (i = 0; i < cells; i++) {
+		mpz_clear(w[i]);
+		mpz_clear(nw[i]);
+	}
+	for (i = 0; i <= n; i++)
+		mpz_clear(pw[i]);
+	mpz_clear(term);
+	mpz_clear(bin);
+	free(w);
+	free(nw);
+	free(pw);
+	return fdc_dist_trim(c, d);
+}
+
+/* ra: the first die showing @t->ra brings one more die. */
+static int fdc_dist_ra(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+		       const struct fdc_dice_dist *die, struct fdc_dice_dist *d)
+{
+	struct fdc_dice_cond ra = { FDC_CMP_EQ, t->ra };
+	struct fdc_dice_dist no = { 0 }, none = { 0 }, some = { 0 }, more = { 0 };
+	size_t i;
+	int ret = -1;
+
+	if (fdc_dist_part(c, &no, die, &ra, false) ||
+	    fdc_dist_repeat(c, &none, &no, t->count) ||
+	    fdc_dist_repeat(c, &some, die, t->count))
+		goto out_free;
+	/* some := all - none: the rolls where a die shows the face. */
+	if (fdc_dist_common(c, &some, &none))
+		goto out_free;
+	for (i = 0; i < some.n; i++)
+		mpz_sub(some.w[i], some.w[i], none.w[i]);
+	if (fdc_dist_trim(c, &some) || fdc_dist_trim(c, &none) ||
+	    fdc_dist_add(c, &more, &some, die))
+		goto out_free;
+	for (i = 0; i < none.n; i++)
+		mpz_mul(none.w[i], none.w[i], die->den);
+	mpz_mul(none.den, none.den, die->den);
+	if (fdc_dist_mix(c, &none, &more, 1))
+		goto out_free;
+	fdc_dist_move(d, &none);
+	ret = 0;
+out_free:
+	fdc_dice_dist_free(&no);
+	fdc_dice_dist_free(&none);
+	fdc_dice_dist_free(&some);
+	fdc_dice_dist_free(&more);
+	return ret;
+}
+
+static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+			 struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_mods *m = &t->mods;
+	bool per_face = t->explode != FDC_EXPLODE_NONE &&
+			t->explode != FDC_EXPLODE_COMPOUND;
+	u64 k = fdc_dice_kept_count(m, t->count);
+	struct fdc_dice_dist die = { 0 };
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	if (m->has_keep && m->success.op)
+		return fdc_dist_fail(c, "counting successes among kept dice is not computed");
+	if (fdc_dist_chain(c, t, m->success.op && per_face ? m : NULL, &die))
+		return -1;
+	if (m->success.op && !per_face &&
+	    fdc_dist_apply(c, &die, fdc_map_unit, m)) {
+		fdc_dice_dist_free(&die);
+		return -1;
+	}
+	if (t->has_ra)
+		ret = fdc_dist_ra(c, t, &die, d);
+	else if (m->has_keep && k < t->count)
+		ret = k ? fdc_dist_keep(c, &die, t->count, k, m->keep_low, d) :
+			  fdc_dist_const(c, d, 0);
+	else
+		ret = fdc_dist_repeat(c, d, &die, t->count);
+	fdc_dice_dist_free(&die);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Groups and operators
+ */
+
+static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_dice_dist *d);
+
+/* The highest (or lowest) of independent items: products of their CDFs. */
+static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
+			    unsigned int n, bool low, struct fdc_dice_dist *d)
+{
+	mpz_t prod, prev, *cum;
+	unsigned int i;
+	size_t v, j;
+
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	if (fdc_dist_init(c, d, it[0].min, it[0].step, it[0].n))
+		return -1;
+	mpz_set_ui(d->den, 1);
+	for (i = 0; i < n; i++)
+		mpz_mul(d->den, d->den, it[i].den);
+	cum = malloc(n * sizeof(*cum));
+	if (!cum)
+		return fdc_dist_fail(c, "out of memory");
+	for (i = 0; i < n; i++)
+		mpz_init(cum[i]);
+	mpz_init(prod);
+	mpz_init_set_ui(prev, 0);
+	for (j = 0; j < d->n; j++) {
+		v = low ? d->n - 1 - j : j;
+		mpz_set_ui(prod, 1);
+		for (i = 0; i < n; i++) {
+			mpz_add(cum[i], cum[i], it[i].w[v]);
+			mpz_mul(prod, prod, cum[i]);
+		}
+		mpz_sub(d->w[v], prod, prev);
+		mpz_swap(prev, prod);
+	}
+	for (i = 0; i < n; i++)
+		mpz_clear(cum[i]);
+	free(cum);
+	mpz_clear(prod);
+	mpz_clear(prev);
+	return fdc_dist_trim(c, d);
+}
+
+static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
+			  struct fdc_dice_dist *d)
+{
+	struct fdc_dice_dist it[FDC_DICE_MAX_NODES], r;
+	u64 k = fdc_dice_kept_count(&g->mods, g->nitems);
+	unsigned int i, n = 0;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	for (n = 0; n < g->nitems; n++)
+		if (fdc_dist_node(c, c->e->items[g->first + n], &it[n]))
+			goto out_free;
+	if (g->mods.has_keep && k < g->nitems) {
+		if (g->mods.success.op)
+			ret = fdc_dist_fail(c, "successes of kept items are not computed");
+		else if (k == 0)
+			ret = fdc_dist_const(c, d, 0);
+		else if (k == 1)
+			ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
+		else
+			ret = fdc_dist_fail(c, "keeping 2 or more items, not all, is not computed");
+		goto out_free;
+	}
+	if (fdc_dist_const(c, d, 0))
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		if (g->mods.success.op &&
+		    fdc_dist_apply(c, &it[i], fdc_map_unit, &g->mods))
+			goto out_free;
+		if (fdc_dist_add(c, &r, d, &it[i])) {
+			fdc_dice_dist_free(&r);
+			goto out_free;
+		}
+		fdc_dist_move(d, &r);
+	}
+	ret = 0;
+out_free:
+	for (i = 0; i < n; i++)
+		fdc_dice_dist_free(&it[i]);
+	if (ret)
+		fdc_dice_dist_free(d);
+	return ret;
+}
+
+static s64 fdc_map_neg(s64 v, const void *arg)
+{
+	(void)arg;
+	return -v;
+}
+
+static s64 fdc_map_abs(s64 v, const void *arg)
+{
+	(void)arg;
+	return v < 0 ? -v : v;
+}
+
+static s64 fdc_map_mul(s64 v, const void *arg)
+{
+	return v * *(const s64 *)arg;
+}
+
+static s64 fdc_map_mod(s64 v, const void *arg)
+{
+	return v % *(const s64 *)arg;
+}
+
+/* floor, ceil and round of v / b: @arg is { kind, b }. */
+static s64 fdc_map_div(s64 v, const void *arg)
+{
+	const s64 *a = arg;
+	s64 b = a[1], q;
+
+	if (b < 0) {
+		v = -v;
+		b = -b;
+	}
+	switch (a[0]) {
+	case FDC_NODE_CEIL:
+		v += b - 1;
+		break;
+	case FDC_NODE_ROUND:
+		/* floor(v / b + 1/2) */
+		v = 2 * v + b;
+		b *= 2;
+		break;
+	default:
+		break;
+	}
+	q = v / b;
+	return (v % b && v < 0) ? q - 1 : q;
+}
+
+/* The constant value of node @idx, if it has one. */
+static bool fdc_dist_is_const(const struct fdc_dice_expr *e, unsigned int idx,
+			      s64 *v)
+{
+	const struct fdc_dice_node *n = &e->node[idx];
+
+	*v = n->lo;
+	return n->lo == n->hi && n->den == 1;
+}
+
+static int fdc_dist_round(struct fdc_dist_ctx *c, const struct fdc_dice_node *n,
+			  struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_node *in = &c->e->node[n->a];
+	struct fdc_dice_dist a;
+	s64 arg[2];
+
+	if (in->den == 1)
+		return fdc_dist_node(c, n->a, d);
+	if (in->kind != FDC_NODE_DIV || c->e->node[in->a].den != 1 ||
+	    !fdc_dist_is_const(c->e, in->b, &arg[1]))
+		return fdc_dist_fail(c, "only floor, ceil or round of X/N is computed");
+	arg[0] = n->kind;
+	if (fdc_dist_node(c, in->a, &a))
+		return -1;
+	if (fdc_dist_map(c, d, &a, fdc_map_div, arg)) {
+		fdc_dice_dist_free(&a);
+		return -1;
+	}
+	fdc_dice_dist_free(&a);
+	return 0;
+}
+
+static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_node *n = &c->e->node[idx];
+	struct fdc_dice_dist a = { 0 }, b = { 0 };
+	s64 k;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	switch (n->kind) {
+	case FDC_NODE_NUM:
+		return fdc_dist_const(c, d, n->num);
+	case FDC_NODE_DICE:
+		return fdc_dist_dice(c, &n->dice, d);
+	case FDC_NODE_GROUP:
+		return fdc_dist_group(c, n, d);
+	case FDC_NODE_FLOOR:
+	case FDC_NODE_CEIL:
+	case FDC_NODE_ROUND:
+		return fdc_dist_round(c, n, d);
+	default:
+		break;
+	}
+	if (n->den > 1)
+		return fdc_dist_fail(c, "only floor, ceil or round of X/N is computed");
+	if (fdc_dist_node(c, n->a, &a))
+		return -1;
+	switch (n->kind) {
+	case FDC_NODE_NEG:
+		ret = fdc_dist_map(c, d, &a, fdc_map_neg, NULL);
+		break;
+	case FDC_NODE_ABS:
+		ret = fdc_dist_map(c, d, &a, fdc_map_abs, NULL);
+		break;
+	case FDC_NODE_ADD:
+	case FDC_NODE_SUB:
+		if (fdc_dist_node(c, n->b, &b))
+			break;
+		if (n->kind == FDC_NODE_SUB &&
+		    fdc_dist_apply(c, &b, fdc_map_neg, NULL))
+			break;
+		ret = fdc_dist_add(c, d, &a, &b);
+		break;
+	case FDC_NODE_MUL:
+		if (fdc_dist_is_const(c->e, n->b, &k)) {
+			ret = fdc_dist_map(c, d, &a, fdc_map_mul, &k);
+		} else if (fdc_dist_is_const(c->e, n->a, &k)) {
+			if (!fdc_dist_node(c, n->b, &b))
+				ret = fdc_dist_map(c, d, &b, fdc_map_mul, &k);
+		} else {
+			ret = fdc_dist_fail(c, "the product of two random values is not computed");
+		}
+		break;
+	case FDC_NODE_MOD:
+		if (fdc_dist_is_const(c->e, n->b, &k))
+			ret = fdc_dist_map(c, d, &a, fdc_map_mod, &k);
+		else
+			ret = fdc_dist_fail(c, "'%' by a random value is not computed");
+		break;
+	default:
+		ret = fdc_dist_fail(c, "this operator is not computed");
+		break;
+	}
+	fdc_dice_dist_free(&a);
+	fdc_dice_dist_free(&b);
+	if (ret)
+		fdc_dice_dist_free(d);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * The depth of explosions, and the size of the work, before doing it
+ */
+
+/*
+ * The depth that leaves less than 2^-FDC_DIST_REST_BITS beyond it for
+ * @count dice exploding with probability @q each time.
+ */
+static unsigned int fdc_dist_want_depth(double q, u64 count, unsigned int lim)
+{
+	unsigned int d = 1;
+
+	while (d < lim && log2((double)count) + (d + 1) * log2(q) >
+	       -FDC_DIST_REST_BITS)
+		d++;
+	return d;
+}
+
+/* Rough work of the dice of @t at depth @depth, in limb operations. */
+static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
+				 unsigned int depth, unsigned int lim,
+				 double *support)
+{
+	double faces = (double)t->sides, per_die, total, limbs, n;
+	unsigned int chain = t->explode ? (depth < lim ? depth : lim) + 1 : 1;
+
+	n = (double)t->count + t->has_ra;
+	per_die = faces * chain;
+	total = per_die * (n ? n : 1);
+	*support = total;
+	limbs = n * chain * log2(faces * faces + 1) / 64 + 2;
+	/* Sums of 1, 2, ... n dice: the sizes grow linearly, so a third. */
+	if (t->mods.has_keep)
+		return per_die * total * n * limbs;
+	if (!t->explode && !t->nreroll)
+		return 2 * total * n * limbs / 3;
+	return total * per_die * n * limbs / 3;
+}
+
+static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
+{
+	const struct fdc_dice_expr *e = c->e;
+	unsigned int i, want = 0, lim = e->explode_max;
+	double work, support;
+
+	/* The depth that makes the rest small enough, for the worst die. */
+	for (i = 0; i < e->nnodes; i++) {
+		const struct fdc_dice_term *t = &e->node[i].dice;
+		s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset;
+		double q;
+
+		if (e->node[i].kind != FDC_NODE_DICE || !t->explode)
+			continue;
+		if (t->explode_on.op == FDC_CMP_EQ)
+			q = 1;
+		else if (t->explode_on.op == FDC_CMP_GE)
+			q = (double)(hi - t->explode_on.value + 1);
+		else
+			q = (double)(t->explode_on.value - lo + 1);
+		q /= (double)t->sides;
+		if (q > 0 && q < 1) {
+			unsigned int d = fdc_dist_want_depth(q, t->count, lim);
+
+			want = d > want ? d : want;
+		}
+	}
+	c->depth = want ? want : 1;
+	for (;;) {
+		work = 0;
+		for (i = 0; i < e->nnodes; i++) {
+			if (e->node[i].kind != FDC_NODE_DICE)
+				continue;
+			work += fdc_dist_cost_dice(&e->node[i].dice, c->depth,
+						   lim, &support);
+			if (support > FDC_DIST_MAX)
+				work = INFINITY;
+		}
+		if (work <= FDC_DIST_WORK || c->depth == 1)
+			break;
+		c->depth--;
+	}
+	*cost = work;
+	return work <= FDC_DIST_WORK ? 0 :
+	       fdc_dist_fail(c, "the distribution is too large to compute");
+}
+
+/**
+ * fdc_dice_dist() - the exact distribution of one total of an expression
+ * @expr: the expression
+ * @d: the distribution; free it with fdc_dice_dist_free()
+ * @err: where a one-line reason goes on failure
+ * @errlen: room in @err
+ *
+ * The size of the work is estimated first, and an expression too large
+ * is refused before any of it is done. Explosions are followed to the
+ * depth @d->depth; fdc_dice_dist_rest() is the probability beyond it.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
+		  char *err, size_t errlen)
+{
+	struct fdc_dist_ctx c = { .e = expr, .err = err, .errlen = errlen };
+	double cost;
+
+	memset(d, 0, sizeof(*d));
+	if (fdc_dist_plan(&c, &cost))
+		return -1;
+	if (fdc_dist_node(&c, expr->root, d))
+		return -1;
+	d->depth = c.depth < expr->explode_max ? c.depth : expr->explode_max;
+	return 0;
+}
+
+/**
+ * fdc_dice_dist_rest() - the probability the distribution leaves out:
+ *	that some die explodes more than @d->depth times
+ * @d: the distribution
+ * @rest: the probability, initialised by the caller
+ */
+void fdc_dice_dist_rest(const struct fdc_dice_dist *d, mpq_t rest)
+{
+	mpz_t sum;
+	size_t i;
+
+	mpz_init(sum);
+	for (i = 0; i < d->n; i++)
+		mpz_add(sum, sum, d->w[i]);
+	mpz_sub(sum, d->den, sum);
+	mpq_set_num(rest, sum);
+	mpq_set_den(rest, d->den);
+	mpq_canonicalize(rest);
+	mpz_clear(sum);
+}
