@@ -152,8 +152,8 @@ d6_mixed_bits_per_roll cpu_stage_health_ns_per_word cpu_stage_vn_ns_per_word
 cpu_stage_peres_ns_per_word cpu_stage_sampler_d6_ns_per_word
 d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
-d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90
-cli_roll_vs_shuf cli_shuffle_vs_shuf"
+d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
+peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf"
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
 kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
 
@@ -161,7 +161,7 @@ grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.
 if grep -q '^BENCH rdseed_available 0$' "$out/bench.keys"; then
 	required=$(echo "$required" | tr ' ' '\n' |
-		grep -v '^rdseed_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
+		grep -v '^rdseed_\|^well_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
 fi
 bad=$(awk '$3 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || NF != 3' \
 	"$out/bench.keys")
