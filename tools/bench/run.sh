@@ -28,12 +28,12 @@ kver=${KVER:-6.1}
 case $mode in
 full)
 	bench_args="-t 1 -c 0.5 -r 5 -s 1000000 -b 33554432"
-	guest_args="-r 7 -m 32 -f 1000"
+	guest_args="-r 7 -m 32 -f 1000 -o 300 -S 10"
 	cli_args="-r 5 -n 10000000 -l 1000000"
 	;;
 smoke)
 	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
-	guest_args="-r 2 -m 2 -s 2000 -f 100"
+	guest_args="-r 2 -m 2 -s 2000 -f 100 -o 20 -S 1"
 	cli_args="-r 1 -n 100000 -l 10000"
 	;;
 *)
@@ -155,7 +155,10 @@ required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres
 d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
 peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf"
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
-kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
+kernel_file_bytes_none kernel_file_bytes_peres kernel_file_bytes_dijkstra
+kernel_small_read_vs_urandom kernel_open_bits_none kernel_open_bits_vn
+kernel_open_bits_peres kernel_open_bits_dijkstra share_min_over_mean
+share_max_over_mean light_p99_ms"
 
 grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.
