@@ -34,9 +34,10 @@
 
 #define FAULT_DIR	"/sys/kernel/debug/fairdie"
 /*
- * One-d6 opens measured, after the warm-up ones. What a well holds (up to
- * WELL_MAX_BITS, left by earlier tests) serves opens without a count:
- * over this many, it hides at most 48 bits per open.
+ * One-d6 opens measured, after the warm-up ones. What a well holds (left
+ * by earlier tests: at most 16 Kibit for NONE and VN) serves opens without
+ * a count: over this many, it hides at most 16 bits per open. A PERES
+ * well also holds the output of its last block, which can hide it all.
  */
 #define OPENS		1024
 #define WARMUP_OPENS	8

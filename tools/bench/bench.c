@@ -765,12 +765,11 @@ static void *bench_pair_run(void *arg)
 		}
 	}
 	t->elapsed = bench_now() - t0;
+	/* Raw bits this thread took from RDSEED, reader or loop. */
+	t->bits = src.words * 64;
 	if (f) {
-		t->bits = f->pipe.source_bits;
 		bench_pipe_close(f);
 		free(f);
-	} else {
-		t->bits = src.words * 64;
 	}
 	bench_keep(acc);
 	return NULL;

@@ -66,7 +66,9 @@ void bench_well_join(struct bench_well *w, struct fd_well_client *c)
  * @p: the reader's pipeline; about @p->want_bits go into its pool
  *
  * Take from the well; when it is dry, fetch the words this reader needs
- * (FD_WELL_CHUNK at most) with the lock released, then feed and take.
+ * (FD_WELL_CHUNK at most) with the lock released, then feed and take. The
+ * reader's source_bits count what its fair bits cost at the well's rate
+ * (fd_well_take()); the words it fetched are its source's to count.
  *
  * Return: 0 once at least one bit was added; -EIO with @p->failed set when
  * the well failed its health tests; or the source's error.
@@ -98,7 +100,6 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 			serr = raw->word(ctx, false, &buf[n]);
 		if (serr)
 			n--;
-		p->source_bits += 64ULL * n;
 
 		pthread_mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, c, 0);
