@@ -10,6 +10,10 @@
  *
  *   underflow_ms  every try fails (the instruction underflows, CF = 0) for
  *                 this many milliseconds from the write; 0 stops it
+ *   underflow_permille
+ *                 each try fails with probability N/1000 (1000 or more:
+ *                 every try), at random: a slow source, as RDSEED is when
+ *                 its conditioner cannot keep up; 0 stops it
  *   starve_pid    every try by this process fails, others' succeed: one
  *                 reader starved while others are served; 0 stops it
  *   flaky         N > 1: only every N-th try (counted over all readers)
@@ -54,6 +58,7 @@ static u32 fairdie_fault_sources = BIT(FAIRDIE_SRC_RDSEED) |
 static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
+static u32 fairdie_fault_underflow_permille;
 static u32 fairdie_fault_starve_pid;
 static u32 fairdie_fault_absent_mask;
 static u32 fairdie_fault_flaky;
@@ -67,6 +72,15 @@ static DEFINE_SPINLOCK(fairdie_fault_lock);	/* protects the three below */
 static bool fairdie_fault_biased;
 static struct fairdie_sim fairdie_fault_bias_cfg;
 static struct fd_sim fairdie_fault_coin;
+
+/* A try that underflow_permille makes fail. */
+static bool fairdie_fault_slow(void)
+{
+	u32 permille = READ_ONCE(fairdie_fault_underflow_permille);
+
+	return permille &&
+	       (u32)(((u64)get_random_u32() * 1000) >> 32) < permille;
+}
 
 /**
  * fairdie_fault_once() - an injected outcome for one try of an instruction
@@ -85,6 +99,8 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 		return false;
 	if (READ_ONCE(fairdie_fault_underflow) &&
 	    time_before(jiffies, READ_ONCE(fairdie_fault_underflow_end))) {
+		*ok = false;
+	} else if (fairdie_fault_slow()) {
 		*ok = false;
 	} else if (READ_ONCE(fairdie_fault_starve_pid) &&
 		   READ_ONCE(fairdie_fault_starve_pid) ==
@@ -213,6 +229,8 @@ int fairdie_fault_init(void)
 	fairdie_fault_dir = d;
 	debugfs_create_file_unsafe("underflow_ms", 0600, d, NULL,
 				   &fairdie_fault_underflow_fops);
+	debugfs_create_u32("underflow_permille", 0600, d,
+			   &fairdie_fault_underflow_permille);
 	debugfs_create_u32("starve_pid", 0600, d, &fairdie_fault_starve_pid);
 	debugfs_create_u32("flaky", 0600, d, &fairdie_fault_flaky);
 	debugfs_create_bool("stuck", 0600, d, &fairdie_fault_stuck);

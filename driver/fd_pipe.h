@@ -83,6 +83,8 @@ struct fd_source_ops {
  * @want_bits: how many bits a refill aims at: what the reader needs, at
  *	most FD_PIPE_REFILL_BITS
  * @source_bits: raw bits taken from the source
+ * @cost_rem: what a well's reader owes of a raw bit, over the well's fair
+ *	bits made so far (fd_well_take())
  * @extracted_bits: fair bits out of the extractor
  * @health: continuous health tests of the raw bits
  * @pool: fair bits out of the extractor (raw bits for DIJKSTRA)
@@ -107,6 +109,7 @@ struct fd_pipe {
 	u32 dry_words;
 	u32 want_bits;
 	u64 source_bits;
+	u64 cost_rem;
 	u64 extracted_bits;
 	struct fd_health health;
 	struct fd_pool pool;

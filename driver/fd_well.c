@@ -123,8 +123,9 @@ int fd_well_feed(struct fd_well *w, const u64 *words, u32 n)
  *
  * The reader's counters take what it took: fair bits count as extracted
  * bits and as the raw bits they cost at the well's rate so far (raw bits
- * taken from the source, start-up test included, per fair bit made); a
- * DIJKSTRA well's raw bits count as raw bits.
+ * taken from the source, start-up test included, per fair bit made, the
+ * fraction carried to the next take); a DIJKSTRA well's raw bits count as
+ * raw bits.
  *
  * Return: how many bits were moved.
  */
@@ -137,9 +138,11 @@ u32 fd_well_take(struct fd_well *w, struct fd_pipe *p)
 		p->source_bits += n;
 		return n;
 	}
+	/* The remainder carries to the next take: no rounding adds up. */
 	p->extracted_bits += n;
 	p->source_bits += (u64)fd_div128((fd_u128)n * w->pipe.source_bits +
-					 made - 1, made, &rem);
+					 p->cost_rem, made, &rem);
+	p->cost_rem = rem;
 	return n;
 }
 

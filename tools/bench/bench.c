@@ -25,6 +25,8 @@
 #include <immintrin.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +270,9 @@ static inline u32 bench_reject_above(u32 n)
 	return 0xffffffffU - (0U - n) % n;
 }
 
+/* The wells of RDSEED, one per extractor, shared by every measurement. */
+static struct bench_well *bench_rdseed_wells[FD_EXTRACTORS];
+
 /* Phases a measurement on RDSEED is cut into, see bench_rdseed_measure(). */
 #define BENCH_PHASES	4
 
@@ -290,10 +295,14 @@ static int bench_rdseed_method(u64 sides, int ext, struct bench_run *r,
 	memset(r, 0, sizeof(*r));
 	memset(raw, 0, sizeof(*raw));
 	if (ext >= 0) {
+		/* The module's well of RDSEED and this extractor, kept. */
+		if (!bench_rdseed_wells[ext])
+			bench_rdseed_wells[ext] = bench_well_new(ext);
 		m.f = malloc(sizeof(*m.f));
-		if (!m.f)
-			return err;
-		bench_pipe_open(m.f, &m.src, sides, ext);
+		if (!m.f || !bench_rdseed_wells[ext])
+			goto out;
+		bench_pipe_open(m.f, &m.src, sides, ext,
+				bench_rdseed_wells[ext]);
 		m.len = sizeof(m.buf) / m.f->width * m.f->width;
 		/* Warm up: the startup test, and for Peres its first block. */
 		err = bench_rdm_step(&m);
@@ -311,6 +320,8 @@ static int bench_rdseed_method(u64 sides, int ext, struct bench_run *r,
 	}
 	bench_keep(m.acc);
 out:
+	if (m.f && m.f->well)
+		bench_pipe_close(m.f);
 	free(m.f);
 	return err;
 }
@@ -670,6 +681,235 @@ static void bench_rdseed_report(void)
 }
 
 /* ---------------------------------------------------------------------
+ * Two readers of one well against two RDSEED loops, on two CPUs.
+ */
+
+/*
+ * 64 bits from RDSEED for a thread of bench_pair(): as bench_rdseed_word(),
+ * counted in @src only.
+ */
+static int bench_rdseed_word_mt(struct bench_src *src, u64 *w)
+{
+	unsigned long long v;
+	u64 tries = 0;
+
+	while (!_rdseed64_step(&v)) {
+		if (++tries == BENCH_HW_GIVE_UP)
+			return -EIO;
+		_mm_pause();
+	}
+	src->retries += tries;
+	src->words++;
+	*w = v;
+	return 0;
+}
+
+/**
+ * struct bench_pair_thread - one of the two threads of a phase
+ * @tid: the thread
+ * @cpu: the CPU it runs on, or -1 for any
+ * @well: the well it reads d6 NONE through, or NULL for a raw RDSEED loop
+ * @start: the barrier both threads start at
+ * @secs: how long it runs
+ * @bits: raw bits it took from RDSEED
+ * @elapsed: seconds it ran
+ * @err: 0, or what failed
+ */
+struct bench_pair_thread {
+	pthread_t tid;
+	int cpu;
+	struct bench_well *well;
+	pthread_barrier_t *start;
+	double secs;
+	u64 bits;
+	double elapsed;
+	int err;
+};
+
+static void *bench_pair_run(void *arg)
+{
+	struct bench_pair_thread *t = arg;
+	struct bench_src src = { .word = bench_rdseed_word_mt, .tested = true };
+	struct bench_pipe *f = NULL;
+	u8 buf[BENCH_STAGE_BYTES];
+	double t0;
+	u64 acc = 0, w = 0;
+	int i;
+
+	if (t->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(t->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	if (t->well) {
+		f = malloc(sizeof(*f));
+		if (!f)
+			t->err = -ENOMEM;
+		else
+			bench_pipe_open(f, &src, 6, FAIRDIE_EXT_NONE, t->well);
+	}
+	pthread_barrier_wait(t->start);
+	t0 = bench_now();
+	while (!t->err && bench_now() - t0 < t->secs) {
+		if (f) {
+			if (bench_pipe_read(f, buf, sizeof(buf)) < 0)
+				t->err = -EIO;
+			acc += buf[0];
+			continue;
+		}
+		for (i = 0; i < 16 && !t->err; i++) {
+			t->err = bench_rdseed_word_mt(&src, &w);
+			acc ^= w;
+		}
+	}
+	t->elapsed = bench_now() - t0;
+	/* Raw bits this thread took from RDSEED, reader or loop. */
+	t->bits = src.words * 64;
+	if (f) {
+		bench_pipe_close(f);
+		free(f);
+	}
+	bench_keep(acc);
+	return NULL;
+}
+
+/*
+ * One phase: two threads on @cpus, readers of @well (or RDSEED loops when
+ * NULL), for @secs. Returns their total raw bits/s, or -1.
+ */
+static double bench_pair_phase(const int *cpus, struct bench_well *well,
+			       double secs)
+{
+	struct bench_pair_thread t[2];
+	pthread_barrier_t start;
+	double rate = 0;
+	int i, n = 0;
+
+	pthread_barrier_init(&start, NULL, 2);
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 2; i++) {
+		t[i].cpu = cpus[i];
+		t[i].well = well;
+		t[i].start = &start;
+		t[i].secs = secs;
+		if (pthread_create(&t[i].tid, NULL, bench_pair_run, &t[i]))
+			break;
+		n++;
+	}
+	if (n < 2) {
+		/* Let a lone thread through the barrier. */
+		if (n)
+			pthread_barrier_wait(&start);
+		rate = -1;
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i].tid, NULL);
+		if (t[i].err || !t[i].elapsed)
+			rate = -1;
+		else if (rate >= 0)
+			rate += t[i].bits / t[i].elapsed;
+	}
+	pthread_barrier_destroy(&start);
+	return rate;
+}
+
+/* The first two CPUs this process may run on; -1 where there is none. */
+static int bench_pair_cpus(int *cpus)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	cpus[0] = cpus[1] = -1;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+static const char * const bench_pair_notes[] = {
+	"Two threads pinned on two CPUs, each reading d6 NONE in reads of one",
+	"stage through one shared well (bench_well.c: driver/fd_well.c under a",
+	"pthread mutex, raw words fetched outside it as the module does), taking",
+	"turns with two threads running plain RDSEED loops on the same CPUs.",
+	"Rate: the raw RDSEED bits/s both threads took together. Ratio: the",
+	"readers' rate over the loops', per repetition (target >= 0.9).",
+	NULL
+};
+
+/* Two readers of one well against two RDSEED loops: the well's parallelism. */
+static int bench_pair(void)
+{
+	struct bench_stat readers = { 0 }, loops = { 0 }, ratio = { 0 };
+	struct bench_src src = { .word = bench_rdseed_word, .tested = true };
+	double phase = bench_opt.secs / BENCH_PHASES;
+	struct bench_well *w = bench_well_new(FAIRDIE_EXT_NONE);
+	struct bench_pipe *f = malloc(sizeof(*f));
+	int cpus[2], ncpus = bench_pair_cpus(cpus), rep, i, err = 0;
+	u8 buf[BENCH_STAGE_BYTES];
+	char a[64], b[64];
+
+	if (!w || !f) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Warm up: the well's start-up test. */
+	bench_pipe_open(f, &src, 6, FAIRDIE_EXT_NONE, w);
+	if (bench_pipe_read(f, buf, sizeof(buf)) < 0)
+		err = -EIO;
+	bench_pipe_close(f);
+	for (rep = 0; rep < bench_opt.reps && !err; rep++) {
+		double rb = 0, lb = 0, r;
+
+		for (i = 0; i < BENCH_PHASES && !err; i++) {
+			r = bench_pair_phase(cpus, NULL, phase);
+			lb += r;
+			if (r < 0)
+				err = -EIO;
+			r = bench_pair_phase(cpus, w, phase);
+			rb += r;
+			if (r < 0)
+				err = -EIO;
+		}
+		if (err)
+			break;
+		bench_stat_add(&readers, rb / BENCH_PHASES);
+		bench_stat_add(&loops, lb / BENCH_PHASES);
+		bench_stat_add(&ratio, rb / lb);
+	}
+	if (err) {
+		fprintf(stderr, "bench: two readers of one well: %s\n",
+			strerror(-err));
+		goto out;
+	}
+	printf("## Two readers of one well against two RDSEED loops\n\n");
+	bench_para(bench_pair_notes);
+	printf("CPUs %d and %d (%d online). ", cpus[0], cpus[1],
+	       (int)sysconf(_SC_NPROCESSORS_ONLN));
+	if (ncpus < 2)
+		printf("Only one CPU is allowed here: both threads share it. ");
+	printf("%d turns of %.3f s each per repetition.\n\n", BENCH_PHASES,
+	       phase);
+	printf("| threads | raw bits/s median (min-max) |\n|---|---:|\n");
+	printf("| 2 RDSEED loops | %s |\n", bench_spread(a, sizeof(a), &loops));
+	printf("| 2 readers of one well (d6 none) | %s |\n\n",
+	       bench_spread(b, sizeof(b), &readers));
+	printf("Ratio: %.3f median (%.3f-%.3f), target >= 0.9: %s.\n\n",
+	       bench_median(&ratio), bench_min(&ratio), bench_max(&ratio),
+	       bench_median(&ratio) >= 0.9 ? "met" : "NOT met");
+	bench_key(bench_median(&loops), "rdseed_2loops_bits_per_s");
+	bench_key(bench_median(&readers), "well_2readers_bits_per_s");
+	bench_key(bench_median(&ratio), "well_2readers_vs_2loops");
+out:
+	free(f);
+	bench_well_free(w);
+	return err;
+}
+
+/* ---------------------------------------------------------------------
  * Side by side: the usual ways of rolling dice.
  */
 
@@ -915,6 +1155,8 @@ int main(int argc, char **argv)
 			ret = 1;
 		} else {
 			bench_rdseed_report();
+			if (bench_pair())
+				ret = 1;
 		}
 		bench_side_by_side(have_rdseed && !ret);
 	}

@@ -12,8 +12,9 @@
  *    /dev/urandom, alternating in the same boot as above: the fixed cost
  *    of one read() of the device.
  *
- * 3. Memory taken by one open file of /dev/fairdie for each extractor:
- *    the growth of the kernel's unreclaimable slab (which also counts
+ * 3. Memory taken by one open file of /dev/fairdie for each extractor,
+ *    reading RDSEED (RDRAND without it, the simulated coin without
+ *    either) through its well, which holds Peres' state: the growth of the kernel's unreclaimable slab (which also counts
  *    kmalloc() allocations too big for a slab cache, served by whole pages)
  *    and of vmalloc space while many files are open, divided by their
  *    number, and the slab caches that grew by about one object per file.
@@ -21,11 +22,24 @@
  *    own struct file left out) plus, rounded to pages, what the caches do
  *    not explain when it is a page or more per file.
  *
+ * 4. One-roll opens: fresh opens that each read one d6 from RDSEED (RDRAND
+ *    without it) and close, for each extractor, after a few to warm the
+ *    well up: raw bits per open, device-wide, from the sysfs counter
+ *    source_bits (kernel_open_bits_<extractor>).
+ *
+ * 5. Sharing a slow source (the fault injection build: underflow_permille
+ *    makes most tries of the instruction fail): 4 readers of one well, two
+ *    blocking and two spinning on O_NONBLOCK, each one's bytes over the
+ *    mean (share_min_over_mean, share_max_over_mean); and a light reader
+ *    taking one roll every 10 ms beside a hog, its read times
+ *    (light_p99_ms; a die of 2^32 - 5 sides with VN, see bench_light()).
+ *
  * Output: tables for humans, and "BENCH <key> <value>" lines. Built
  * static, so that the busybox guest needs no libraries.
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,7 +48,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +63,14 @@
 #define MAX_CACHES	512
 
 static const char *dev_path = "/dev/fairdie";
+
+#define SYSFS_DIR	"/sys/class/misc/fairdie"
+#define FAULT_DIR	"/sys/kernel/debug/fairdie"
+/* The slow source of the sharing figures: 98% of tries underflow. */
+#define SLOW_PERMILLE	"980"
+#define SHARE_READERS	4
+#define LIGHT_PERIOD_MS	10
+#define LIGHT_SIDES	4294967291ULL
 
 static double now(void)
 {
@@ -300,6 +325,46 @@ static int read_slabinfo(struct cache *c, int max)
 
 static struct cache before_c[MAX_CACHES], after_c[MAX_CACHES];
 
+/*
+ * Release the empty slabs of every cache (SLUB's /sys/kernel/slab/x/shrink):
+ * the objects freed by an earlier round would otherwise serve the next
+ * one's files without any cache growing. Best effort.
+ */
+static void shrink_slabs(void)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/kernel/slab");
+	int fd;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 d->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, "1", 1) < 0)
+			errno = 0;
+		close(fd);
+	}
+	closedir(dir);
+}
+
+/* The hardware source the wells are measured on; SIM when there is none. */
+static __u32 hw_source = FAIRDIE_SRC_SIM;
+
+static const char * const src_names[FAIRDIE_SRC_SIM + 1] = {
+	[FAIRDIE_SRC_AUTO] = "auto",
+	[FAIRDIE_SRC_RDSEED] = "rdseed",
+	[FAIRDIE_SRC_RDRAND] = "rdrand",
+	[FAIRDIE_SRC_CRNG] = "crng",
+	[FAIRDIE_SRC_SIM] = "sim",
+};
+
 static const char * const ext_names[FAIRDIE_EXT_NONE + 1] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
@@ -321,6 +386,7 @@ static int bench_footprint_one(int ext, int nfiles, int *fds)
 	/* Let deferred frees from earlier rounds settle. */
 	sync();
 	usleep(200000);
+	shrink_slabs();
 	nb = read_slabinfo(before_c, MAX_CACHES);
 	su0 = meminfo_kb("SUnreclaim");
 	vm0 = meminfo_kb("VmallocUsed");
@@ -334,7 +400,7 @@ static int bench_footprint_one(int ext, int nfiles, int *fds)
 		}
 		opened++;
 		/* 6 sides: every extractor, Dijkstra included, takes it. */
-		if (set_u32(fds[i], FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_SIM,
+		if (set_u32(fds[i], FAIRDIE_IOC_SET_SOURCE, hw_source,
 			    "SET_SOURCE") ||
 		    set_sides(fds[i], 6) ||
 		    set_u32(fds[i], FAIRDIE_IOC_SET_EXTRACTOR, ext,
@@ -406,8 +472,8 @@ static int bench_footprint(int nfiles)
 	fds = calloc(nfiles, sizeof(*fds));
 	if (!fds)
 		return -1;
-	printf("\n### Kernel memory per open file (VM, %d files each)\n\n",
-	       nfiles);
+	printf("\n### Kernel memory per open file (VM, %d files each, source %s)\n\n",
+	       nfiles, src_names[hw_source]);
 	printf("| extractor | SUnreclaim B/file | VmallocUsed B/file ");
 	printf("| slab caches grown by ~1 object/file |\n");
 	printf("|---|---:|---:|---|\n");
@@ -415,6 +481,336 @@ static int bench_footprint(int nfiles)
 		if (bench_footprint_one(order[i], nfiles, fds))
 			ret = -1;
 	free(fds);
+	return ret;
+}
+
+/* RDSEED, else RDRAND, else SIM (no well then). */
+static void find_hw_source(void)
+{
+	struct fairdie_info info = { 0 };
+	int fd = open(dev_path, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (!ioctl(fd, FAIRDIE_IOC_GET_INFO, &info)) {
+		if (info.sources & (1U << FAIRDIE_SRC_RDSEED))
+			hw_source = FAIRDIE_SRC_RDSEED;
+		else if (info.sources & (1U << FAIRDIE_SRC_RDRAND))
+			hw_source = FAIRDIE_SRC_RDRAND;
+	}
+	close(fd);
+}
+
+/* A file of @hw_source, @ext, @sides; -1 on any failure (said). */
+static int open_hw(int ext, __u64 sides, int flags)
+{
+	int fd = open(dev_path, O_RDONLY | flags);
+
+	if (fd < 0) {
+		fprintf(stderr, "guest_read: open %s: %s\n", dev_path,
+			strerror(errno));
+		return -1;
+	}
+	if (set_sides(fd, sides) ||
+	    set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, ext, "SET_EXTRACTOR") ||
+	    set_u32(fd, FAIRDIE_IOC_SET_SOURCE, hw_source, "SET_SOURCE")) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A device-wide counter of sysfs; -1 if unreadable. */
+static long long sysfs_counter(const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Open, read one d6, close, @n times. */
+static int one_roll_opens(int ext, int n)
+{
+	unsigned char c;
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		fd = open_hw(ext, 6, 0);
+		if (fd < 0)
+			return -1;
+		if (read(fd, &c, 1) != 1) {
+			fprintf(stderr, "guest_read: one-roll read: %s\n",
+				strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/*
+ * Raw bits per open that reads one d6 and closes, device-wide, for each
+ * extractor: @n opens after 8 that warm the well up (its start-up test).
+ */
+static int bench_open_bits(int n)
+{
+	static const int order[] = {
+		FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
+		FAIRDIE_EXT_DIJKSTRA,
+	};
+	long long b0, b1;
+	int i;
+
+	if (hw_source == FAIRDIE_SRC_SIM) {
+		printf("\nNo hardware source in the VM: no one-roll opens.\n");
+		return 0;
+	}
+	printf("\n### One-roll opens (VM, %s, %d opens each)\n\n",
+	       src_names[hw_source], n);
+	printf("Each open reads one d6 and closes; raw bits taken from the ");
+	printf("source device-wide (sysfs source_bits) per open, after 8 ");
+	printf("opens that warm the well up.\n\n");
+	printf("| extractor | raw bits per open |\n|---|---:|\n");
+	for (i = 0; i < (int)ARRAY_SIZE(order); i++) {
+		if (one_roll_opens(order[i], 8))
+			return -1;
+		b0 = sysfs_counter("source_bits");
+		if (one_roll_opens(order[i], n))
+			return -1;
+		b1 = sysfs_counter("source_bits");
+		if (b0 < 0 || b1 < 0) {
+			fprintf(stderr, "guest_read: no %s/source_bits\n",
+				SYSFS_DIR);
+			return -1;
+		}
+		printf("| %s | %.1f |\n", ext_names[order[i]],
+		       (double)(b1 - b0) / n);
+		printf("BENCH kernel_open_bits_%s %.2f\n", ext_names[order[i]],
+		       (double)(b1 - b0) / n);
+	}
+	printf("\nTargets: none <= 64, vn <= 256.\n");
+	return 0;
+}
+
+static int knob_write(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+/* The slow source: on (SLOW_PERMILLE) or off; -1 without the knob. */
+static int slow_source(bool on)
+{
+	struct stat st;
+
+	if (stat(FAULT_DIR, &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	return knob_write("underflow_permille", on ? SLOW_PERMILLE : "0");
+}
+
+/*
+ * One of the sharing readers: d6 NONE, reads of 64 rolls for @secs after
+ * @go is readable, blocking or spinning on O_NONBLOCK; writes the bytes
+ * it read to @out.
+ */
+static void share_reader(bool spin, int go, int out, double secs)
+{
+	unsigned long long total = 0;
+	unsigned char buf[64];
+	int fd = open_hw(FAIRDIE_EXT_NONE, 6, spin ? O_NONBLOCK : 0);
+	double end;
+	ssize_t n;
+	char c;
+
+	if (fd < 0 || read(go, &c, 1) != 1)
+		_exit(1);
+	end = now() + secs;
+	while (now() < end) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0)
+			total += n;
+		else if (!(n < 0 && (errno == EAGAIN || errno == EINTR)))
+			_exit(1);
+	}
+	if (write(out, &total, sizeof(total)) != sizeof(total))
+		_exit(1);
+	_exit(0);
+}
+
+/* 4 readers of one well on the slow source, for @secs each. */
+static int bench_share(int secs)
+{
+	unsigned long long got[SHARE_READERS];
+	double mean = 0, lo = 1e300, hi = 0, r;
+	int go[2], out[2], i, status, ret = -1;
+	pid_t pid[SHARE_READERS];
+
+	if (pipe(go) || pipe(out))
+		return -1;
+	for (i = 0; i < SHARE_READERS; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			return -1;
+		if (!pid[i]) {
+			close(go[1]);
+			share_reader(i >= SHARE_READERS / 2, go[0], out[1],
+				     secs);
+		}
+	}
+	close(go[0]);
+	close(out[1]);
+	if (write(go[1], "gggg", SHARE_READERS) != SHARE_READERS)
+		fprintf(stderr, "guest_read: cannot start the readers\n");
+	close(go[1]);
+	for (i = 0; i < SHARE_READERS; i++)
+		if (waitpid(pid[i], &status, 0) != pid[i] || status)
+			goto out;
+	for (i = 0; i < SHARE_READERS; i++) {
+		if (read(out[0], &got[i], sizeof(got[i])) != sizeof(got[i]))
+			goto out;
+		mean += got[i] / (double)SHARE_READERS;
+	}
+	if (!mean)
+		goto out;
+	printf("| reader | bytes in %d s | over the mean |\n", secs);
+	printf("|---|---:|---:|\n");
+	for (i = 0; i < SHARE_READERS; i++) {
+		r = got[i] / mean;
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+		printf("| %d (%s) | %llu | %.3f |\n", i,
+		       i >= SHARE_READERS / 2 ? "O_NONBLOCK, spinning" : "blocking",
+		       got[i], r);
+	}
+	printf("\nTarget: every share within 0.8-1.25 of the mean.\n\n");
+	printf("BENCH share_min_over_mean %.4f\n", lo);
+	printf("BENCH share_max_over_mean %.4f\n", hi);
+	ret = 0;
+out:
+	if (ret)
+		fprintf(stderr, "guest_read: a sharing reader failed\n");
+	close(out[0]);
+	return ret;
+}
+
+/*
+ * One roll every LIGHT_PERIOD_MS for @secs beside a hog (blocking reads
+ * of 4 KiB), both reading the same well on the slow source: the light
+ * reader's read times. Both roll a die of LIGHT_SIDES with VN, as
+ * selftests/fairdie_well_test.c does: 32 fair bits a roll, so that a
+ * reader goes back to the source every few rolls whatever the design (a
+ * file of its own would refill 2048 bits every 64 rolls), and the 99th
+ * percentile measures that path rather than rolls already buffered.
+ */
+static int bench_light(int secs)
+{
+	int n = secs * 1000 / LIGHT_PERIOD_MS, i, fd, status, ret = -1;
+	double *lat = calloc(n, sizeof(*lat)), next, t0;
+	unsigned char c[4];
+	pid_t hog;
+
+	if (!lat || n < 1)
+		return -1;
+	fd = open_hw(FAIRDIE_EXT_VN, LIGHT_SIDES, 0);
+	if (fd >= 0 && read(fd, c, sizeof(c)) != sizeof(c)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		free(lat);
+		return -1;
+	}
+	hog = fork();
+	if (hog < 0)
+		goto out;
+	if (!hog) {
+		static unsigned char big[4096];
+		int h = open_hw(FAIRDIE_EXT_VN, LIGHT_SIDES, 0);
+		double end = now() + secs + 1.5;
+
+		if (h < 0)
+			_exit(1);
+		while (now() < end)
+			if (read(h, big, sizeof(big)) < 0 && errno != EINTR)
+				_exit(2);
+		_exit(0);
+	}
+	usleep(500000);
+	next = now() * 1e3;
+	for (i = 0; i < n; i++) {
+		next += LIGHT_PERIOD_MS;
+		while ((t0 = now() * 1e3) < next)
+			usleep((next - t0) * 1000);
+		if (read(fd, c, sizeof(c)) != sizeof(c)) {
+			fprintf(stderr, "guest_read: light read: %s\n",
+				strerror(errno));
+			break;
+		}
+		lat[i] = now() * 1e3 - t0;
+		if (next < now() * 1e3)
+			next = now() * 1e3;
+	}
+	if (waitpid(hog, &status, 0) != hog || status || i < n)
+		goto out;
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	printf("Light reader, one roll every %d ms for %d s beside a hog (reads ",
+	       LIGHT_PERIOD_MS, secs);
+	printf("of 4 KiB), both d%llu vn: read time median %.2f ms, p99 %.2f ms, ",
+	       LIGHT_SIDES, lat[n / 2], lat[(n * 99 + 99) / 100 - 1]);
+	printf("max %.2f ms (target: p99 <= 20 ms).\n\n", lat[n - 1]);
+	printf("BENCH light_p99_ms %.3f\n", lat[(n * 99 + 99) / 100 - 1]);
+	ret = 0;
+out:
+	close(fd);
+	free(lat);
+	return ret;
+}
+
+/* The sharing figures, on the slow source of the fault injection build. */
+static int bench_sharing(int secs)
+{
+	int ret;
+
+	if (hw_source == FAIRDIE_SRC_SIM) {
+		printf("\nNo hardware source in the VM: no sharing figures.\n");
+		return 0;
+	}
+	/* The wells' start-up tests, before the source slows down. */
+	if (one_roll_opens(FAIRDIE_EXT_NONE, 2) ||
+	    one_roll_opens(FAIRDIE_EXT_VN, 2))
+		return -1;
+	if (slow_source(true)) {
+		fprintf(stderr, "guest_read: no %s/underflow_permille: the module is not the fault injection build\n",
+			FAULT_DIR);
+		return -1;
+	}
+	printf("\n### Sharing a slow source (VM, %s, %s/1000 tries underflow)\n\n",
+	       src_names[hw_source], SLOW_PERMILLE);
+	printf("Four readers of one well (d6 none, reads of 64 rolls), two ");
+	printf("blocking and two spinning on O_NONBLOCK, for %d s:\n\n", secs);
+	ret = bench_share(secs);
+	if (!ret)
+		ret = bench_light(secs);
+	slow_source(false);
 	return ret;
 }
 
@@ -427,6 +823,8 @@ static void usage(FILE *f)
 		"  -c, --chunk N     bytes per read() (default 65536)\n"
 		"  -s, --small N     1-byte reads per repetition, 0 skips them (default 100000)\n"
 		"  -f, --files N     open files for the footprint, 0 skips it (default 1000)\n"
+		"  -o, --opens N     one-roll opens per extractor, 0 skips them (default 300)\n"
+		"  -S, --share S     seconds of the sharing figures, 0 skips them (default 10)\n"
 		"  -d, --device PATH the device (default /dev/fairdie)\n"
 		"  -h, --help        this text\n");
 }
@@ -454,14 +852,18 @@ int main(int argc, char **argv)
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "small", required_argument, NULL, 's' },
 		{ "files", required_argument, NULL, 'f' },
+		{ "opens", required_argument, NULL, 'o' },
+		{ "share", required_argument, NULL, 'S' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long reps = 5, mib = 32, chunk = 65536, files = 1000, small = 100000;
+	long opens = 300, share = 10;
 	int c, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "r:m:c:s:f:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:m:c:s:f:o:S:d:h", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			reps = parse_num(optarg, 1, MAX_REPS);
@@ -478,6 +880,12 @@ int main(int argc, char **argv)
 		case 'f':
 			files = parse_num(optarg, 0, MAX_FILES);
 			break;
+		case 'o':
+			opens = parse_num(optarg, 0, 100000);
+			break;
+		case 'S':
+			share = parse_num(optarg, 0, 600);
+			break;
 		case 'd':
 			dev_path = optarg;
 			break;
@@ -490,11 +898,20 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	find_hw_source();
 	if (bench_throughput(reps, mib, chunk))
 		ret = 1;
 	if (small && bench_small_reads(reps, small))
 		ret = 1;
+	/*
+	 * First, while the wells hold only what the warm-up opens left: the
+	 * footprint's files give their unused bits back to them.
+	 */
+	if (opens && bench_open_bits(opens))
+		ret = 1;
 	if (files && bench_footprint(files))
+		ret = 1;
+	if (share && bench_sharing(share))
 		ret = 1;
 	return ret;
 }

@@ -14,6 +14,7 @@
 
 #include "fd_shim.h"
 #include "fd_pipe.h"
+#include "bench_well.h"
 
 /*
  * FAIRDIE_STAGE_BYTES of the module: the Makefile reads it from
@@ -46,9 +47,13 @@ struct bench_src {
  * struct bench_pipe - one "open file": the fields of struct fairdie_file
  *	that the read path uses
  * @src: where raw words come from
+ * @well: the well the file reads @src through, as the module reads RDSEED
+ *	and RDRAND (shared by the files of that source and extractor), or
+ *	NULL: the file's own pipeline, as for CRNG and SIM
+ * @client: the file's record of @well
  * @width: bytes per roll in the binary format
  * @pipe: the module's pipeline, with its bit counters
- * @peres: the state of its Peres extractor
+ * @peres: the state of its Peres extractor, without a well
  * @outputs: rolls made
  * @stage: output made but not yet copied out
  * @stage_pos: first byte of @stage not yet copied
@@ -56,6 +61,8 @@ struct bench_src {
  */
 struct bench_pipe {
 	struct bench_src *src;
+	struct bench_well *well;
+	struct fd_well_client client;
 	u32 width;
 	struct fd_pipe pipe;
 	struct fd_peres peres;
@@ -66,7 +73,8 @@ struct bench_pipe {
 };
 
 void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
-		     u32 extractor);
+		     u32 extractor, struct bench_well *well);
+void bench_pipe_close(struct bench_pipe *f);
 long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len);
 void bench_pipe_set_sides(struct bench_pipe *f, u64 sides);
 u64 bench_pipe_sampler_bits(const struct bench_pipe *f);

@@ -28,12 +28,12 @@ kver=${KVER:-6.1}
 case $mode in
 full)
 	bench_args="-t 1 -c 0.5 -r 5 -s 1000000 -b 33554432"
-	guest_args="-r 7 -m 32 -f 1000"
+	guest_args="-r 7 -m 32 -f 1000 -o 300 -S 10"
 	cli_args="-r 5 -n 10000000 -l 1000000"
 	;;
 smoke)
 	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
-	guest_args="-r 2 -m 2 -s 2000 -f 100"
+	guest_args="-r 2 -m 2 -s 2000 -f 100 -o 20 -S 1"
 	cli_args="-r 1 -n 100000 -l 10000"
 	;;
 *)
@@ -152,19 +152,22 @@ d6_mixed_bits_per_roll cpu_stage_health_ns_per_word cpu_stage_vn_ns_per_word
 cpu_stage_peres_ns_per_word cpu_stage_sampler_d6_ns_per_word
 d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
-d6_vn_ratio d6_sampler_bits_per_roll peres_eff_p50 peres_eff_p70 peres_eff_p90
-cli_roll_vs_shuf cli_shuffle_vs_shuf"
+d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
+peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf"
 for w in 2d6 3d6 zipf1000 skew1e9; do
 	required="$required weights_bits_per_draw_$w weights_entropy_$w weights_draws_per_s_$w"
 done
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
-kernel_file_bytes_none kernel_file_bytes_peres kernel_small_read_vs_urandom"
+kernel_file_bytes_none kernel_file_bytes_peres kernel_file_bytes_dijkstra
+kernel_small_read_vs_urandom kernel_open_bits_none kernel_open_bits_vn
+kernel_open_bits_peres kernel_open_bits_dijkstra share_min_over_mean
+share_max_over_mean light_p99_ms"
 
 grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.
 if grep -q '^BENCH rdseed_available 0$' "$out/bench.keys"; then
 	required=$(echo "$required" | tr ' ' '\n' |
-		grep -v '^rdseed_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
+		grep -v '^rdseed_\|^well_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
 fi
 bad=$(awk '$3 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || NF != 3' \
 	"$out/bench.keys")

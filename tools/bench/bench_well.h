@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fairdie bench - a well of the module, built in userspace.
+ *
+ * driver/well.c with a pthread mutex where the module has its mutex: what
+ * happens under the lock is driver/fd_well.c, compiled unchanged; the raw
+ * words are fetched without the lock, FD_WELL_CHUNK at most, exactly as
+ * fairdie_well_fill() does, so that readers on several CPUs run the
+ * instruction side by side.
+ */
+#ifndef _FAIRDIE_BENCH_WELL_H
+#define _FAIRDIE_BENCH_WELL_H
+
+#include <pthread.h>
+
+#include "fd_shim.h"
+#include "fd_well.h"
+
+/**
+ * struct bench_well - a well and its lock
+ * @lock: serialises @well; never held while the source is asked
+ * @well: the pipeline and its bits
+ * @peres: Peres' state, the well's own (used for FAIRDIE_EXT_PERES)
+ */
+struct bench_well {
+	pthread_mutex_t lock;
+	struct fd_well well;
+	struct fd_peres peres;
+};
+
+struct bench_well *bench_well_new(u32 extractor);
+void bench_well_free(struct bench_well *w);
+void bench_well_join(struct bench_well *w, struct fd_well_client *c);
+int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
+		    const struct fd_source_ops *raw, void *ctx,
+		    struct fd_pipe *p);
+void bench_well_giveback(struct bench_well *w, struct fd_well_client *c,
+			 struct fd_pipe *p);
+
+#endif /* _FAIRDIE_BENCH_WELL_H */
