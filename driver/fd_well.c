@@ -107,7 +107,10 @@ u32 fd_well_words(const struct fd_well *w, u32 bits)
  */
 int fd_well_feed(struct fd_well *w, const u64 *words, u32 n)
 {
+	u32 startup = w->pipe.startup_words;
 	int err = fd_pipe_feed_words(&w->pipe, words, n);
+
+	w->startup_bits += 64ULL * (startup - w->pipe.startup_words);
 
 	if (err) {
 		w->epoch++;
@@ -123,7 +126,7 @@ int fd_well_feed(struct fd_well *w, const u64 *words, u32 n)
  *
  * The reader's counters take what it took: fair bits count as extracted
  * bits and as the raw bits they cost at the well's rate so far (raw bits
- * taken from the source, start-up test included, per fair bit made, the
+ * taken from the source beyond its start-up tests, per fair bit made, the
  * fraction carried to the next take); a DIJKSTRA well's raw bits count as
  * raw bits.
  *
@@ -133,15 +136,20 @@ u32 fd_well_take(struct fd_well *w, struct fd_pipe *p)
 {
 	u32 n = fd_pipe_take(&w->pipe, &p->pool, p->want_bits);
 	u64 made = w->pipe.extracted_bits, rem;
+	u64 raw = w->pipe.source_bits - w->startup_bits;
 
 	if (w->pipe.extractor == FAIRDIE_EXT_DIJKSTRA || !made) {
 		p->source_bits += n;
 		return n;
 	}
-	/* The remainder carries to the next take: no rounding adds up. */
+	/*
+	 * The start-up tests are the device's, not charged to a reader (at
+	 * the rate so far they would be, again and again); the remainder
+	 * carries to the next take, so that no rounding adds up.
+	 */
 	p->extracted_bits += n;
-	p->source_bits += (u64)fd_div128((fd_u128)n * w->pipe.source_bits +
-					 p->cost_rem, made, &rem);
+	p->source_bits += (u64)fd_div128((fd_u128)n * raw + p->cost_rem, made,
+					 &rem);
 	p->cost_rem = rem;
 	return n;
 }

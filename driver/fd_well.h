@@ -27,9 +27,11 @@
  *	one is failed
  * @generation: the caller's generation (a VM fork count) of the bits held
  * @started: the pipeline was set up (at first use)
+ * @startup_bits: raw bits its start-up tests took so far
  */
 struct fd_well {
 	struct fd_pipe pipe;
+	u64 startup_bits;
 	u32 epoch;
 	u32 generation;
 	bool started;
