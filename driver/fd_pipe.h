@@ -28,7 +28,7 @@
 
 /*
  * Refill the pool up to this many bits at a time, to amortise the calls,
- * unless the caller sizes the refills to its requests (fd_pipe_set_refill()).
+ * unless the caller sizes the refills to its requests (fd_pipe_set_demand()).
  */
 #define FD_PIPE_REFILL_BITS	2048
 
@@ -76,8 +76,6 @@ struct fd_source_ops {
  * @failed: the health tests failed; @failure says which
  * @failure: the test that failed
  * @startup_words: words still to test and discard before first use
- * @refill_bits: a refill stops at this many bits in the pool (0:
- *	FD_PIPE_REFILL_BITS), see fd_pipe_set_refill()
  * @dry_words: raw words in a row that gave no fair bit (no roll, for
  *	DIJKSTRA)
  * @want_bits: how many bits a refill aims at: what the reader needs, at
@@ -105,7 +103,6 @@ struct fd_pipe {
 	bool failed;
 	enum fd_health_result failure;
 	u32 startup_words;
-	u32 refill_bits;
 	u32 dry_words;
 	u32 want_bits;
 	u64 source_bits;
@@ -138,7 +135,6 @@ void fd_pipe_set_weights(struct fd_pipe *p, const struct fd_weights *w);
 void fd_pipe_restart(struct fd_pipe *p, u64 p1_num, u64 p1_den, bool tested,
 		     bool check_words);
 void fd_pipe_restart_hw(struct fd_pipe *p);
-void fd_pipe_set_refill(struct fd_pipe *p, u32 bits);
 int fd_pipe_roll(struct fd_pipe *p, const struct fd_source_ops *ops,
 		 void *ctx, bool nonblock, u64 *out);
 int fd_pipe_fill(struct fd_pipe *p, const struct fd_source_ops *ops,
