@@ -18,6 +18,21 @@
 
 /* Raw words a reader fetches at most before it feeds the well. */
 #define FD_WELL_CHUNK		32
+/*
+ * How long the bits held for a reader that is not in a read (a nonblocking
+ * one, gone back to userspace) wait for it before the next reader's turn
+ * comes, in ns.
+ */
+#define FD_WELL_TURN_NS		5000000ULL
+/*
+ * Fair bits a reader that starts waiting may count below the others: what
+ * they took while it made its rolls between two reads is not lost to it.
+ */
+#define FD_WELL_SLACK_BITS	4096
+/* A reader is served once the well holds this much of what it asks for. */
+#define FD_WELL_BATCH_BITS	512
+
+struct fd_well_client;
 
 /**
  * struct fd_well - the shared pipeline
@@ -28,6 +43,11 @@
  * @generation: the caller's generation (a VM fork count) of the bits held
  * @started: the pipeline was set up (at first use)
  * @startup_bits: raw bits its start-up tests took so far
+ * @head: the first reader waiting for bits, NULL if none
+ * @tail: the last one
+ * @demand: fair bits the waiting readers want, in all
+ * @vclock: the @received of the readers when they were last served: the
+ *	least a reader counts when it starts waiting
  */
 struct fd_well {
 	struct fd_pipe pipe;
@@ -35,16 +55,45 @@ struct fd_well {
 	u32 epoch;
 	u32 generation;
 	bool started;
+	struct fd_well_client *head, *tail;
+	u64 demand;
+	u64 vclock;
 };
 
 /**
  * struct fd_well_client - what a reader of a well knows of it
  * @epoch: the well's health failures when the reader joined it
  * @generation: the generation of the bits it last took
+ * @next: the next reader waiting for bits
+ * @pipe: while @present, the pipeline its bits go to
+ * @notify: called (the well's lock held) when bits went to the reader
+ *	while it is present, or wait for it while it is away; NULL if nothing
+ *	is to be done
+ * @received: fair bits it took from the well, counted from the well's
+ *	@vclock when it started waiting: the one that counts least is served
+ *	first
+ * @since: when it started waiting or last left a read (ns)
+ * @want: fair bits it asked for when it started waiting
+ * @queued: it waits for bits
+ * @present: it takes bits (fd_well_enter() to fd_well_leave())
+ * @served: bits went to @pipe while it was present
+ * @notified: @notify was called while it was away
+ * @took: bits went to it during its current read (fd_well_end_read())
  */
 struct fd_well_client {
 	u32 epoch;
 	u32 generation;
+	struct fd_well_client *next;
+	struct fd_pipe *pipe;
+	void (*notify)(struct fd_well_client *c);
+	u64 received;
+	u64 since;
+	u32 want;
+	bool queued;
+	bool present;
+	bool served;
+	bool notified;
+	bool took;
 };
 
 void fd_well_init(struct fd_well *w, u32 extractor, struct fd_peres *peres);
@@ -56,5 +105,14 @@ int fd_well_feed(struct fd_well *w, const u64 *words, u32 n);
 u32 fd_well_take(struct fd_well *w, struct fd_pipe *p);
 bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 		      u32 generation, struct fd_pipe *p);
+
+void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
+		   struct fd_pipe *p, u64 now);
+void fd_well_leave(struct fd_well_client *c, u64 now);
+void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c);
+void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
+u32 fd_well_serve(struct fd_well *w, u64 now);
+bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c);
+u32 fd_well_need(const struct fd_well *w);
 
 #endif /* _FAIRDIE_WELL_H */

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How a well shares its bits (driver/fd_well.c): readers that find it
+ * without the bits they want wait, and what is fed in goes to them by fair
+ * queuing.
+ *
+ *   order     the present reader that received the fewest bits is served
+ *             first (equals in the order they came), up to what it asks
+ *             for, once until it comes back; it waits until its read ends
+ *             if it took bits; a newcomer counts from the clock (less the
+ *             slack)
+ *   away      bits wait for a first reader that is away (a nonblocking
+ *             read returned) FD_WELL_TURN_NS, and it is told once; then
+ *             the next is served
+ *   early     a reader giving up takes what is there, if its turn is next
+ *   epoch     a reader that joined before a health failure stops waiting
+ *   dequeue   leaving from the head, the middle or the tail keeps the
+ *             queue and its demand right; fd_well_need() is what it lacks
+ *   share     a simulated slow source (98% of tries underflow) read by two
+ *             readers that nap between rounds, as blocking reads do, and
+ *             two that spin on nonblocking reads: over a simulated second
+ *             each gets 0.8-1.25 of the mean. The same readers taking what
+ *             they fetch themselves (no turns) are measured too, and must
+ *             not pass: the scenario tells the two rules apart.
+ */
+#include <string.h>
+
+#include "fd_test.h"
+#include "fd_well.h"
+
+#define NS_PER_US	1000ULL
+
+static u64 seed = 0x77656c6cULL;
+
+static struct fd_well well;
+
+/* A started well of NONE with @bits fair bits in it. */
+static void well_setup(u32 bits)
+{
+	u64 words[FD_WELL_CHUNK];
+	unsigned int i;
+
+	fd_well_init(&well, FAIRDIE_EXT_NONE, NULL);
+	/* Feed until the start-up test is through and @bits are held. */
+	while (well.pipe.pool.count < bits) {
+		struct fd_well_client c = { 0 };
+
+		fd_well_join(&well, &c);
+		fd_well_begin(&well, &c, 0);
+		for (i = 0; i < FD_WELL_CHUNK; i++)
+			words[i] = fd_test_rand(&seed);
+		fd_well_feed(&well, words, 1);
+	}
+	/* Exactly @bits. */
+	while (well.pipe.pool.count > bits) {
+		u32 k = well.pipe.pool.count - bits;
+
+		fd_pool_take(&well.pipe.pool, k > 64 ? 64 : k);
+	}
+}
+
+/* The well holds exactly @bits fair bits (its queue kept). */
+static void well_level(u32 bits)
+{
+	fd_pool_clear(&well.pipe.pool);
+	while (bits) {
+		u32 k = bits > 64 ? 64 : bits;
+
+		fd_pool_put(&well.pipe.pool, fd_test_rand(&seed), k);
+		bits -= k;
+	}
+}
+
+static void reader_setup(struct fd_well_client *c, struct fd_pipe *p,
+			 u32 want)
+{
+	memset(c, 0, sizeof(*c));
+	memset(p, 0, sizeof(*p));
+	fd_well_join(&well, c);
+	p->want_bits = want;
+}
+
+static unsigned int notified;
+
+static void count_notify(struct fd_well_client *c)
+{
+	(void)c;
+	notified++;
+}
+
+static void test_order(void)
+{
+	struct fd_well_client c[3];
+	struct fd_pipe p[3];
+	u32 wants[3] = { 100, 300, 64 }, i;
+
+	well_setup(0);
+	for (i = 0; i < 3; i++) {
+		reader_setup(&c[i], &p[i], wants[i]);
+		fd_well_enter(&well, &c[i], &p[i], 0);
+	}
+	CHECK(well.demand == 464 && fd_well_need(&well) == 464,
+	      "order: the queue wants %llu bits, lacks %u",
+	      (unsigned long long)well.demand, fd_well_need(&well));
+	CHECK(fd_well_serve(&well, 0) == 0, "order: nothing served from nothing");
+
+	/* Equals: in the order they came, each what it asks for. */
+	well_level(400);
+	CHECK(fd_well_serve(&well, 0) == 2, "order: two readers served");
+	CHECK(c[0].served && c[1].served && !c[2].served,
+	      "order: equals in the order they came");
+	CHECK(p[0].pool.count == 100 && p[1].pool.count == 300 &&
+	      p[2].pool.count == 0,
+	      "order: each what it asks for (%u %u %u)", p[0].pool.count,
+	      p[1].pool.count, p[2].pool.count);
+	CHECK(c[0].queued && c[1].queued && c[0].took && c[1].took &&
+	      !c[2].took && well.demand == 464,
+	      "order: the served keep their place until their read ends");
+	CHECK(c[0].received == 100 && c[1].received == 300 &&
+	      well.vclock == 0, "order: what they received is counted");
+	CHECK(fd_well_need(&well) == 464, "order: the queue lacks 464 bits");
+	well_level(63);
+	CHECK(fd_well_serve(&well, 0) == 0 && !c[2].served,
+	      "order: a reader waits until what it asks for is there");
+	well_level(64);
+	CHECK(fd_well_serve(&well, 0) == 1 && p[2].pool.count == 64 &&
+	      p[0].pool.count == 100,
+	      "order: served, and the others not again until they come back");
+
+	/* c[1] comes back for 50 more, c[0] for 100: c[0] first. */
+	fd_well_leave(&c[0], 1);
+	fd_well_leave(&c[1], 1);
+	fd_well_leave(&c[2], 1);
+	fd_well_end_read(&well, &c[2]);		/* its read is done */
+	p[1].want_bits = 50;
+	fd_well_enter(&well, &c[1], &p[1], 1);
+	fd_well_enter(&well, &c[0], &p[0], 1);
+	fd_pool_clear(&p[0].pool);
+	fd_pool_clear(&p[1].pool);
+	CHECK(well.head == &c[0] && well.demand == 100 + 50,
+	      "order: coming back keeps the place, updates the demand");
+	well_level(100 + 50);
+	CHECK(fd_well_serve(&well, 1) == 2 && p[0].pool.count == 100 &&
+	      p[1].pool.count == 50,
+	      "order: the one that received least first (%u %u)",
+	      p[0].pool.count, p[1].pool.count);
+	CHECK(well.vclock == 300, "order: the clock is the last served's count");
+
+	/* A batch of a long read: a reader asking for more is served early. */
+	fd_well_leave(&c[0], 1);
+	p[0].want_bits = 2048;
+	fd_well_enter(&well, &c[0], &p[0], 1);
+	fd_pool_clear(&p[0].pool);
+	well_level(FD_WELL_BATCH_BITS);
+	CHECK(fd_well_serve(&well, 1) == 1 &&
+	      p[0].pool.count == FD_WELL_BATCH_BITS,
+	      "order: a long read is served once a batch is there");
+
+	/* Reads end: those that took bits stop waiting. */
+	fd_well_leave(&c[0], 2);
+	fd_well_leave(&c[1], 2);
+	fd_well_end_read(&well, &c[0]);
+	fd_well_end_read(&well, &c[1]);
+	CHECK(!well.head && !well.tail && well.demand == 0 && !c[0].took,
+	      "order: the read's end ends the wait of who took bits");
+
+	/* A newcomer counts from the clock, less the slack. */
+	well.vclock = 10 * FD_WELL_SLACK_BITS;
+	c[2].received = 0;
+	fd_well_enter(&well, &c[2], &p[2], 2);
+	CHECK(c[2].received == 9 * FD_WELL_SLACK_BITS,
+	      "order: a newcomer counts from the clock, less the slack");
+	fd_well_leave(&c[2], 2);
+	fd_well_end_read(&well, &c[2]);
+	CHECK(c[2].queued, "order: a read that took nothing keeps its place");
+	fd_well_dequeue(&well, &c[2]);
+}
+
+static void test_away(void)
+{
+	struct fd_well_client a, b;
+	struct fd_pipe pa, pb;
+	u64 t = 1000 * NS_PER_US;
+
+	well_setup(0);
+	reader_setup(&a, &pa, 64);
+	reader_setup(&b, &pb, 64);
+	a.notify = count_notify;
+	notified = 0;
+	/* a waits in a nonblocking read that finds nothing, and leaves. */
+	fd_well_enter(&well, &a, &pa, t);
+	fd_well_leave(&a, t);
+	fd_well_enter(&well, &b, &pb, t + 10);
+	well_level(128);
+	CHECK(fd_well_serve(&well, t + 20) == 0 && !b.served &&
+	      notified == 1,
+	      "away: bits wait for the first, told once (%u)", notified);
+	CHECK(fd_well_serve(&well, t + FD_WELL_TURN_NS - 1) == 0 &&
+	      notified == 1 && a.queued,
+	      "away: up to FD_WELL_TURN_NS, not told again");
+	/* a comes back in time: served, and told. */
+	fd_well_enter(&well, &a, &pa, t + FD_WELL_TURN_NS - 1);
+	CHECK(fd_well_serve(&well, t + FD_WELL_TURN_NS - 1) == 2 &&
+	      a.served && b.served && pa.pool.count == 64 &&
+	      pb.pool.count == 64 && notified == 2,
+	      "away: back in time, it takes its bits, then the next");
+	fd_well_leave(&a, t);
+	fd_well_leave(&b, t);
+	fd_well_end_read(&well, &a);
+	fd_well_end_read(&well, &b);
+
+	/* a away too long: b is served, a stops waiting. */
+	reader_setup(&a, &pa, 64);
+	reader_setup(&b, &pb, 64);
+	a.notify = count_notify;
+	well.vclock = 0;
+	notified = 0;
+	fd_well_enter(&well, &a, &pa, t);
+	fd_well_leave(&a, t);
+	fd_well_enter(&well, &b, &pb, t);
+	well_level(64);
+	CHECK(fd_well_serve(&well, t + FD_WELL_TURN_NS) == 1 && b.served &&
+	      !a.queued && pb.pool.count == 64 && well.demand == 64 &&
+	      !notified,
+	      "away: after FD_WELL_TURN_NS the next is served");
+	fd_well_leave(&b, t);
+	fd_well_end_read(&well, &b);
+	CHECK(!well.head && !well.tail && !well.demand, "away: no one waits");
+}
+
+static void test_early(void)
+{
+	struct fd_well_client a, b;
+	struct fd_pipe pa, pb;
+
+	well_setup(0);
+	reader_setup(&a, &pa, 512);
+	reader_setup(&b, &pb, 512);
+	fd_well_enter(&well, &a, &pa, 0);
+	fd_well_enter(&well, &b, &pb, 0);
+	well_level(100);
+	CHECK(fd_well_serve(&well, 0) == 0, "early: 100 bits are no batch");
+	CHECK(!fd_well_serve_early(&well, &b) && !b.served,
+	      "early: not before the reader whose turn is next");
+	CHECK(fd_well_serve_early(&well, &a) && a.served && a.took &&
+	      pa.pool.count == 100 && a.received == 100,
+	      "early: the next one giving up takes what is there");
+	CHECK(!fd_well_serve_early(&well, &b), "early: nothing left for b");
+	fd_well_leave(&a, 0);
+	CHECK(!fd_well_serve_early(&well, &a), "early: only while present");
+	fd_well_end_read(&well, &a);
+	fd_well_dequeue(&well, &b);
+	CHECK(!well.head && !well.demand, "early: no one waits");
+}
+
+static void test_epoch(void)
+{
+	struct fd_well_client a, b;
+	struct fd_pipe pa, pb;
+
+	well_setup(0);
+	reader_setup(&a, &pa, 64);
+	reader_setup(&b, &pb, 64);
+	fd_well_enter(&well, &a, &pa, 0);
+	fd_well_enter(&well, &b, &pb, 0);
+	well.epoch++;		/* a health failure */
+	b.epoch = well.epoch;	/* b joined again (a reset) */
+	well_level(64);
+	CHECK(fd_well_serve(&well, 0) == 1 && !a.served && !a.queued &&
+	      b.served && pb.pool.count == 64,
+	      "epoch: a reader of before the failure stops waiting, unserved");
+}
+
+static void test_dequeue(void)
+{
+	struct fd_well_client c[4];
+	struct fd_pipe p[4];
+	unsigned int i;
+
+	well_setup(0);
+	for (i = 0; i < 4; i++) {
+		reader_setup(&c[i], &p[i], 10 << i);
+		fd_well_enter(&well, &c[i], &p[i], 0);
+	}
+	fd_well_dequeue(&well, &c[2]);	/* middle */
+	CHECK(c[1].next == &c[3] && well.demand == 10 + 20 + 80,
+	      "dequeue: the middle");
+	fd_well_dequeue(&well, &c[3]);	/* tail */
+	CHECK(well.tail == &c[1] && !c[1].next && well.demand == 30,
+	      "dequeue: the tail");
+	fd_well_dequeue(&well, &c[0]);	/* head */
+	CHECK(well.head == &c[1] && well.demand == 20, "dequeue: the head");
+	fd_well_dequeue(&well, &c[0]);	/* not waiting: nothing */
+	CHECK(well.head == &c[1] && well.demand == 20,
+	      "dequeue: a reader not waiting changes nothing");
+	/* Entering again while waiting updates its demand, keeps its place. */
+	p[1].want_bits = 50;
+	fd_well_enter(&well, &c[1], &p[1], 9);
+	CHECK(well.head == &c[1] && well.tail == &c[1] && well.demand == 50,
+	      "dequeue: a waiting reader entering again keeps its place");
+	well_level(30);
+	CHECK(fd_well_need(&well) == 20, "dequeue: need is demand - level");
+	fd_well_dequeue(&well, &c[1]);
+	CHECK(!well.head && !well.tail && well.demand == 0 &&
+	      fd_well_need(&well) == 0, "dequeue: empty");
+}
+
+/* ---- share: a simulated slow source ---- */
+
+#define SIM_READERS	4
+#define SIM_US		1000000		/* 1 s in steps of 1 us */
+#define SIM_TRIES	64		/* tries per round, as FD_HW_TRIES */
+#define SIM_PERMILLE	998		/* tries that underflow */
+#define SIM_NAP_US	4000		/* a 1 ms nap on a HZ=250 kernel */
+#define SIM_WANT	512		/* a read of 64 bytes */
+#define SIM_BUSY_US	20		/* rolls made between two reads */
+
+struct sim_reader {
+	struct fd_well_client c;
+	struct fd_pipe p;
+	bool spin;		/* nonblocking, spinning on EAGAIN */
+	bool in_read;		/* a blocking read under way */
+	u64 nap_end;		/* a blocking reader naps until then */
+	u64 busy_end;		/* and makes its rolls until then */
+	u32 read_got;		/* fair bits of its current read */
+	u64 got;		/* fair bits delivered */
+};
+
+/* One word from the slow source in a round of tries, or none. */
+static bool sim_word(u64 *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_TRIES; i++) {
+		if (fd_test_below(&seed, 1000) >= SIM_PERMILLE) {
+			*w = fd_test_rand(&seed);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void sim_deliver(struct sim_reader *r)
+{
+	r->got += r->p.pool.count;
+	fd_pool_clear(&r->p.pool);
+}
+
+/* Fetch one word and feed it; false when the round underflowed. */
+static bool sim_fetch(struct fd_well_client *c)
+{
+	u64 w;
+
+	if (!sim_word(&w))
+		return false;
+	fd_well_begin(&well, c, 0);
+	fd_well_feed(&well, &w, 1);
+	return true;
+}
+
+/* One microsecond of a reader, with the queue or (@queue false) without. */
+static void sim_step(struct sim_reader *r, u64 now, bool queue)
+{
+	u64 t = now * NS_PER_US;
+
+	if (!queue) {
+		/* Take what is there, else fetch for oneself. */
+		if (!r->spin && now < r->nap_end)
+			return;
+		fd_well_begin(&well, &r->c, 0);
+		if (!fd_well_take(&well, &r->p) && !sim_fetch(&r->c)) {
+			if (!r->spin)
+				r->nap_end = now + SIM_NAP_US;
+			return;
+		}
+		fd_well_take(&well, &r->p);
+		sim_deliver(r);
+		return;
+	}
+
+	if (r->spin) {
+		/* A nonblocking read: enter, serve, one round, leave. */
+		r->p.want_bits = SIM_WANT;
+		fd_well_begin(&well, &r->c, 0);
+		fd_well_enter(&well, &r->c, &r->p, t);
+		fd_well_serve(&well, t);
+		if (!r->c.served && fd_well_need(&well) && sim_fetch(&r->c))
+			fd_well_serve(&well, t);
+		if (r->c.served)
+			sim_deliver(r);
+		fd_well_leave(&r->c, t);
+		fd_well_end_read(&well, &r->c);
+		return;
+	}
+	/*
+	 * A blocking read of SIM_WANT bits, in the well from its start until
+	 * served; a microsecond to make rolls of what it got, SIM_BUSY_US
+	 * between two reads.
+	 */
+	if (now < r->busy_end)
+		return;
+	if (!r->in_read) {
+		r->in_read = true;
+		r->read_got = 0;
+	}
+	if (!r->c.present) {
+		r->p.want_bits = SIM_WANT - r->read_got;
+		fd_well_begin(&well, &r->c, 0);
+		fd_well_enter(&well, &r->c, &r->p, t);
+	}
+	/* Its turn ends a nap (the well wakes it). */
+	if (now < r->nap_end && !r->c.served)
+		return;
+	fd_well_serve(&well, t);
+	if (!r->c.served && fd_well_need(&well)) {
+		if (sim_fetch(&r->c))
+			fd_well_serve(&well, t);
+		else
+			r->nap_end = now + SIM_NAP_US;
+	}
+	if (!r->c.served)
+		return;
+	r->nap_end = 0;
+	r->read_got += r->p.pool.count;
+	sim_deliver(r);
+	fd_well_leave(&r->c, t);
+	r->busy_end = now + 1;
+	if (r->read_got >= SIM_WANT) {
+		fd_well_end_read(&well, &r->c);
+		r->in_read = false;
+		r->busy_end = now + SIM_BUSY_US;
+	}
+}
+
+/* The smallest and largest share of the mean, over SIM_US. */
+static void sim_share(bool queue, double *lo, double *hi)
+{
+	static struct sim_reader rd[SIM_READERS];
+	unsigned int i, order[SIM_READERS];
+	double mean = 0;
+	u64 now;
+
+	well_setup(0);
+	for (i = 0; i < SIM_READERS; i++) {
+		memset(&rd[i], 0, sizeof(rd[i]));
+		reader_setup(&rd[i].c, &rd[i].p, SIM_WANT);
+		rd[i].spin = i >= SIM_READERS / 2;
+		order[i] = i;
+	}
+	for (now = 0; now < SIM_US; now++) {
+		/* The readers run in a different order each step. */
+		for (i = SIM_READERS - 1; i > 0; i--) {
+			unsigned int j = fd_test_below(&seed, i + 1), x;
+
+			x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
+		for (i = 0; i < SIM_READERS; i++)
+			sim_step(&rd[order[i]], now, queue);
+	}
+	for (i = 0; i < SIM_READERS; i++)
+		mean += rd[i].got / (double)SIM_READERS;
+	*lo = 1e9;
+	*hi = 0;
+	for (i = 0; i < SIM_READERS; i++) {
+		double s = mean ? rd[i].got / mean : 0;
+
+		NOTE("share, %s: reader %u (%s): %llu bits, %.3f of the mean",
+		     queue ? "queue" : "no queue", i,
+		     rd[i].spin ? "spinning" : "napping",
+		     (unsigned long long)rd[i].got, s);
+		*lo = s < *lo ? s : *lo;
+		*hi = s > *hi ? s : *hi;
+	}
+}
+
+static void test_share(void)
+{
+	double lo, hi;
+
+	sim_share(true, &lo, &hi);
+	CHECK(lo >= 0.8 && hi <= 1.25,
+	      "share: with the queue, every reader gets 0.8-1.25 of the mean (%.3f-%.3f)",
+	      lo, hi);
+	sim_share(false, &lo, &hi);
+	CHECK(lo < 0.8 || hi > 1.25,
+	      "share: without it the spinners win (%.3f-%.3f): the scenario tells the rules apart",
+	      lo, hi);
+}
+
+int main(void)
+{
+	test_order();
+	test_away();
+	test_early();
+	test_epoch();
+	test_dequeue();
+	test_share();
+	return fd_check_summary();
+}
