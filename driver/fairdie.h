@@ -56,7 +56,8 @@ struct fairdie_well;
  *	reports the file not readable until @dry_timer fires
  * @well: the device-wide well of a hardware source and the extractor,
  *	NULL for CRNG and SIM, whose pipeline is all the file's own
- * @client: the file's record of @well
+ * @client: the file's record of @well, and its place in the well's queue
+ * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
@@ -89,6 +90,7 @@ struct fairdie_file {
 	bool dry;
 	struct fairdie_well *well;
 	struct fd_well_client client;
+	struct task_struct *reader;
 	kuid_t uid;
 	struct fairdie_stats stats;
 	u64 crng[32];
@@ -125,9 +127,11 @@ u32 fairdie_source_resolve(u32 source);
 const char *fairdie_source_name(u32 source);
 int fairdie_source_parse(const char *name);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
-int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries);
+int fairdie_source_hw(u32 source, bool nonblock, const bool *served,
+		      u64 *word, u64 *retries);
 struct hwrng;
 u64 fairdie_hwrng_deadline(void);
+bool fairdie_hwrng_late(u64 deadline);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries);
 
@@ -142,6 +146,8 @@ int fairdie_well_fill(struct fairdie_well *w,
 		      struct fd_well_client *client, u32 source,
 		      const struct fd_source_ops *raw, void *ctx,
 		      bool nonblock, struct fd_pipe *p);
+void fairdie_well_end_read(struct fairdie_well *w,
+			   struct fd_well_client *client);
 void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);

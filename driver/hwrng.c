@@ -76,9 +76,14 @@ static int fairdie_hwrng_word(void *ctx, bool nonblock, u64 *word)
 
 static bool fairdie_hwrng_interrupted(void *ctx)
 {
-	/* The hwrng thread has no signals; a reader of /dev/hwrng may. */
+	struct fairdie_hwrng *h = ctx;
+
+	/*
+	 * The hwrng thread has no signals; a reader of /dev/hwrng may. Past
+	 * the read's deadline, the wait for a turn in the well ends too.
+	 */
 	cond_resched();
-	return signal_pending(current);
+	return signal_pending(current) || fairdie_hwrng_late(h->deadline);
 }
 
 static const struct fd_source_ops fairdie_hwrng_raw_ops = {
@@ -148,6 +153,7 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 		done += n;
 	}
 	memzero_explicit(&w, sizeof(w));
+	fairdie_well_end_read(h->well, &h->client);
 	if (err == -EIO && h->pipe.failed)
 		fairdie_hwrng_fail(h);
 out_unlock:

@@ -212,6 +212,24 @@ static void fairdie_dry_end(struct timer_list *t)
 }
 
 /*
+ * The file's turn in its well came. Its reader, if in a read, may be
+ * napping while the source underflows: the nap ends. Otherwise (a
+ * nonblocking reader went back to userspace) the turn holds bits for it:
+ * poll() says readable now. Called with the well's lock held.
+ */
+static void fairdie_turn_came(struct fd_well_client *c)
+{
+	struct fairdie_file *f = container_of(c, struct fairdie_file, client);
+
+	if (c->present) {
+		wake_up_process(f->reader);
+		return;
+	}
+	WRITE_ONCE(f->dry, false);
+	wake_up_interruptible_poll(&f->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
  * A non-blocking read found the source dry (an underflowing RDSEED, a CRNG
  * not yet initialised): poll() says not readable until the timer fires.
  * A timer already pending is left as it is (timer_reduce() returns without
@@ -280,6 +298,7 @@ static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 	struct fairdie_file *f = ctx;
 
 	lockdep_assert_held(&f->lock);
+	f->reader = current;
 	return fairdie_well_fill(f->well, &f->client, f->source,
 				 &fairdie_source_ops, f, nonblock, p);
 }
@@ -450,6 +469,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&f->lock);
 	init_waitqueue_head(&f->wait);
+	f->client.notify = fairdie_turn_came;
 	timer_setup(&f->dry_timer, fairdie_dry_end, 0);
 	mutex_lock(&f->lock);
 	f->sides = sides;
@@ -597,6 +617,8 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 out_unlock:
 	if (err == -EAGAIN && !done)
 		fairdie_set_dry(f);
+	if (f->well)
+		fairdie_well_end_read(f->well, &f->client);
 	fairdie_unlock(f);
 	/* A partial read wins over the error that ended it. */
 	if (done)

@@ -206,20 +206,26 @@ static void fairdie_hw_relax(void *ctx)
 }
 
 /*
- * A file's reader sleeps interruptibly: a signal ends its wait. Not
- * usleep_range_state(), which sleeps again after a signal until its time
- * is up, and so spins while the signal is pending.
+ * A file's reader sleeps interruptibly: a signal ends its wait, and so does
+ * its turn in its well (@ctx, the reader's fd_well_client.served: the well
+ * sets it, then wakes the reader), which the caller tells apart from a
+ * signal. Not usleep_range_state(), which sleeps again after a signal until
+ * its time is up, and so spins while the signal is pending.
  */
 static int fairdie_hw_nap(void *ctx)
 {
 	ktime_t nap = ns_to_ktime(FD_HW_NAP_US * NSEC_PER_USEC);
+	const bool *served = ctx;
 
-	if (!signal_pending(current)) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout_range(&nap, FD_HW_NAP_US * NSEC_PER_USEC,
-					 HRTIMER_MODE_REL);
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (signal_pending(current) || (served && READ_ONCE(*served))) {
+		__set_current_state(TASK_RUNNING);
+		return -EINTR;
 	}
-	return signal_pending(current) ? -EINTR : 0;
+	schedule_hrtimeout_range(&nap, FD_HW_NAP_US * NSEC_PER_USEC,
+				 HRTIMER_MODE_REL);
+	return signal_pending(current) || (served && READ_ONCE(*served)) ?
+	       -EINTR : 0;
 }
 
 /* Microseconds on the clock of the heard stamps. */
@@ -258,6 +264,8 @@ static const struct fd_hw_ops fairdie_rdrand_ops = {
  * fairdie_source_hw() - 64 raw bits from RDSEED or RDRAND
  * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
  * @nonblock: give up with -EAGAIN rather than sleep
+ * @served: if not NULL, a wait ends (-EINTR) once this is true (the
+ *	reader's turn in its well came meanwhile)
  * @word: receives the bits
  * @retries: incremented for every underflow
  *
@@ -266,18 +274,20 @@ static const struct fd_hw_ops fairdie_rdrand_ops = {
  * it.
  *
  * Return: 0, -EAGAIN (nonblocking and the source underflows), -EINTR (a
- * signal while waiting) or -EIO (no reader got a word from the instruction
+ * signal, or @served, while waiting) or -EIO (no reader got a word from the instruction
  * for FD_HW_SILENT_US, a second), see fd_retry.h.
  */
-int fairdie_source_hw(u32 source, bool nonblock, u64 *word, u64 *retries)
+int fairdie_source_hw(u32 source, bool nonblock, const bool *served,
+		      u64 *word, u64 *retries)
 {
+	void *ctx = (void *)served;
 	int err;
 
 	if (source == FAIRDIE_SRC_RDSEED)
-		err = fd_hw_fetch(&fairdie_rdseed_ops, NULL, nonblock,
+		err = fd_hw_fetch(&fairdie_rdseed_ops, ctx, nonblock,
 				  FD_HW_WAIT_ALIVE, word, retries);
 	else
-		err = fd_hw_fetch(&fairdie_rdrand_ops, NULL, nonblock,
+		err = fd_hw_fetch(&fairdie_rdrand_ops, ctx, nonblock,
 				  FD_HW_WAIT_ALIVE, word, retries);
 	if (err == -EIO)
 		pr_warn_ratelimited("%s delivered nothing to anyone for a second\n",
@@ -317,6 +327,17 @@ static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
 u64 fairdie_hwrng_deadline(void)
 {
 	return fairdie_hw_now(NULL) + FAIRDIE_HWRNG_WAIT_US;
+}
+
+/**
+ * fairdie_hwrng_late() - whether a read of the hwrng is past its deadline
+ * @deadline: from fairdie_hwrng_deadline() at the start of the read
+ *
+ * Return: true once it is.
+ */
+bool fairdie_hwrng_late(u64 deadline)
+{
+	return fairdie_hw_now(NULL) >= deadline;
 }
 
 /**
@@ -372,7 +393,8 @@ int fairdie_source_word(void *ctx, bool nonblock, u64 *word)
 					  nonblock);
 		if (err)
 			return err;
-		err = fairdie_source_hw(f->source, nonblock, word,
+		err = fairdie_source_hw(f->source, nonblock,
+					&f->client.served, word,
 					&f->stats.source_retries);
 		if (err == -EIO) {
 			f->stats.source_failures++;

@@ -32,6 +32,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
+#include <linux/wait.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -42,11 +43,13 @@
 /**
  * struct fairdie_well - a well of the module
  * @lock: serialises the well; never held while the source is asked
- * @well: the pipeline and its bits
+ * @well: the pipeline, its bits and its queue of readers
+ * @wait: readers waiting for their turn
  */
 struct fairdie_well {
 	struct mutex lock;	/* protects @well */
 	struct fd_well well;
+	wait_queue_head_t wait;
 };
 
 /* Wells of RDSEED and RDRAND, for each extractor. */
@@ -99,6 +102,39 @@ static void fairdie_well_failed(struct fairdie_well *w, u32 source)
 			    task_pid_nr(current));
 }
 
+/* A reader leaves the well's queue: the turns of those after it come. */
+static void fairdie_well_quit(struct fairdie_well *w,
+			      struct fd_well_client *client)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&w->lock);
+	fd_well_leave(client, now);
+	fd_well_dequeue(&w->well, client);
+	wake_up_all(&w->wait);
+}
+
+/*
+ * One round of raw words for the readers' turns, fetched without the lock
+ * (several readers run the instruction at once on their CPUs); the fetch
+ * stops early once the reader's own turn came.
+ */
+static u32 fairdie_well_fetch(struct fd_well_client *client,
+			      const struct fd_source_ops *raw, void *ctx,
+			      bool nonblock, u64 *buf, u32 k, int *serr)
+{
+	u32 n;
+
+	*serr = 0;
+	for (n = 0; n < k && !READ_ONCE(client->served); n++) {
+		*serr = raw->word(ctx, nonblock, &buf[n]);
+		if (*serr)
+			break;
+	}
+	atomic64_add(64ULL * n, &fairdie_counters.source_bits);
+	return n;
+}
+
 /**
  * fairdie_well_fill() - fair bits from a well into a reader's pipeline
  * @w: the well
@@ -110,6 +146,12 @@ static void fairdie_well_failed(struct fairdie_well *w, u32 source)
  * @nonblock: the source must not wait
  * @p: the reader's pipeline; about @p->want_bits go into its pool
  *
+ * The reader waits in the well's queue for its turn (fd_well_serve()).
+ * While the well holds less than the queue wants, it fetches raw words and
+ * feeds them in; the bits go to whoever's turn it is. A blocking reader
+ * waits for its turn; a nonblocking one returns -EAGAIN, keeping its place,
+ * once the source underflows or the bits held wait for another reader.
+ *
  * Return: 0 once at least one bit was added; -EIO with @p->failed set
  * when the well failed its health tests since @client joined it (or now);
  * or the source's error (-EAGAIN, -EINTR, -EIO).
@@ -119,31 +161,49 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 		      bool nonblock, struct fd_pipe *p)
 {
 	u64 buf[FD_WELL_CHUNK];
-	u32 got, n, k, gen;
-	int err, serr;
+	int err = 0, serr = 0;
+	u32 n, k, gen;
+	long left;
 
+	mutex_lock(&w->lock);
 	for (;;) {
-		mutex_lock(&w->lock);
 		gen = fairdie_vmfork_generation();
 		err = fd_well_begin(&w->well, client, gen);
-		got = err ? 0 : fd_well_take(&w->well, p);
-		k = fd_well_words(&w->well, p->want_bits);
-		mutex_unlock(&w->lock);
 		if (err)
-			goto out_failed;
-		if (got)
-			return 0;
+			break;
+		fd_well_enter(&w->well, client, p, ktime_get_ns());
+		if (fd_well_serve(&w->well, ktime_get_ns()))
+			wake_up_all(&w->wait);
+		if (client->served)
+			break;
+		k = fd_well_need(&w->well);
+		if (!k) {
+			/* The bits held wait for a reader ahead. */
+			serr = -EAGAIN;
+			if (nonblock)
+				break;
+			mutex_unlock(&w->lock);
+			/* A tick at most: a turn held for a reader away passes. */
+			left = wait_event_interruptible_timeout(w->wait,
+								READ_ONCE(client->served),
+								1);
+			mutex_lock(&w->lock);
+			serr = left < 0 || raw->interrupted(ctx) ? -EINTR : 0;
+			if (serr || client->served)
+				break;
+			continue;
+		}
 
-		/* Dry: fetch what this reader needs, the lock released. */
-		if (raw->interrupted(ctx))
-			return -EINTR;
-		serr = 0;
-		for (n = 0; n < k && !serr; n++)
-			serr = raw->word(ctx, nonblock, &buf[n]);
-		if (serr)
-			n--;
-		atomic64_add(64ULL * n, &fairdie_counters.source_bits);
-
+		/* Too little for the queue: fetch, the lock released. */
+		k = fd_well_words(&w->well, k);
+		mutex_unlock(&w->lock);
+		if (raw->interrupted(ctx)) {
+			n = 0;
+			serr = -EINTR;
+		} else {
+			n = fairdie_well_fetch(client, raw, ctx, nonblock,
+					       buf, k, &serr);
+		}
 		mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, client,
 				    fairdie_vmfork_generation());
@@ -153,21 +213,60 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			if (err)
 				fairdie_well_failed(w, source);
 		}
-		got = err ? 0 : fd_well_take(&w->well, p);
-		mutex_unlock(&w->lock);
 		memzero_explicit(buf, sizeof(buf));
 		if (err)
-			goto out_failed;
-		if (got)
-			return 0;
+			break;
+		if (fd_well_serve(&w->well, ktime_get_ns()))
+			wake_up_all(&w->wait);
+		if (client->served)
+			break;
+		/* A nap cut short with no signal (nor deadline): go on. */
+		if (serr == -EINTR && !nonblock && !raw->interrupted(ctx))
+			serr = 0;
+		/* A nonblocking read goes on while the source gives words. */
 		if (serr)
-			return serr;
+			break;
 	}
 
-out_failed:
+	/* Giving up for now: what its turn has gathered is its. */
+	if (!err && (serr == -EAGAIN || serr == -EINTR))
+		fd_well_serve_early(&w->well, client);
+	if (client->served) {
+		fd_well_leave(client, ktime_get_ns());
+		mutex_unlock(&w->lock);
+		return 0;
+	}
+	/* A nonblocking reader keeps its place; a failed one loses it. */
+	if (!err && serr == -EAGAIN)
+		fd_well_leave(client, ktime_get_ns());
+	else
+		fairdie_well_quit(w, client);
+	mutex_unlock(&w->lock);
+	if (!err)
+		return serr;
 	p->failed = true;
 	p->failure = w->well.pipe.failure;
 	return -EIO;
+}
+
+/**
+ * fairdie_well_end_read() - a reader's read ends
+ * @w: the well
+ * @client: the reader's record of it
+ *
+ * A reader that took bits during the read stops waiting in the well's
+ * queue (fd_well_end_read()); one that found none keeps its place.
+ */
+void fairdie_well_end_read(struct fairdie_well *w,
+			   struct fd_well_client *client)
+{
+	/* Set only while the reader was in fairdie_well_fill(), locked. */
+	if (!client->took)
+		return;
+	mutex_lock(&w->lock);
+	fd_well_end_read(&w->well, client);
+	mutex_unlock(&w->lock);
+	wake_up_all(&w->wait);
 }
 
 /**
@@ -183,6 +282,7 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client, struct fd_pipe *p)
 {
 	mutex_lock(&w->lock);
+	fairdie_well_quit(w, client);
 	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
 	mutex_unlock(&w->lock);
 }
@@ -200,6 +300,7 @@ void fairdie_wells_init(void)
 			struct fairdie_well *w = &fairdie_wells[s][e];
 
 			mutex_init(&w->lock);
+			init_waitqueue_head(&w->wait);
 			fd_well_init(&w->well, e, e == FAIRDIE_EXT_PERES ?
 				     &fairdie_well_peres[s] : NULL);
 		}

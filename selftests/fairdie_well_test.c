@@ -15,10 +15,8 @@
  *                 against /dev/null), whatever its extractor, PERES
  *                 included
  *   share         4 readers of one well on a slow source (injected
- *                 underflow), waiting in the kernel: each gets 0.8-1.25
- *                 of the mean (readers spinning on O_NONBLOCK beside them
- *                 still get more: the well does not yet hand out the
- *                 words in turn)
+ *                 underflow), two waiting in blocking reads and two
+ *                 spinning on O_NONBLOCK: each gets 0.8-1.25 of the mean
  *   light_latency one roll every 10 ms beside a hog on a slow source: the
  *                 99th percentile of the light reader's read time stays
  *                 within a bound (500 ms) that a starved reader cannot
@@ -370,12 +368,13 @@ TEST_F_TIMEOUT(well, file_memory, 120)
 /*
  * A reader of d6 NONE from @src for @secs seconds after @go is readable,
  * in reads of 64 rolls: blocking, or O_NONBLOCK and spinning on EAGAIN.
- * Writes the bytes it read to @out; exits 0, or 1 on an error.
+ * Writes @idx and the bytes it read to @out; exits 0, or 1 on an error.
  */
-static void share_reader(__u32 src, bool spin, int go, int out, double secs)
+static void share_reader(__u32 src, int idx, bool spin, int go, int out,
+			 double secs)
 {
 	unsigned char buf[64];
-	unsigned long long total = 0;
+	unsigned long long total = 0, rec[2];
 	double end;
 	ssize_t n;
 	int fd = open_hw(src, FAIRDIE_EXT_NONE, 6, spin ? O_NONBLOCK : 0);
@@ -391,14 +390,16 @@ static void share_reader(__u32 src, bool spin, int go, int out, double secs)
 		else if (!(n < 0 && (errno == EAGAIN || errno == EINTR)))
 			_exit(1);
 	}
-	if (write(out, &total, sizeof(total)) != sizeof(total))
+	rec[0] = idx;
+	rec[1] = total;
+	if (write(out, rec, sizeof(rec)) != sizeof(rec))
 		_exit(1);
 	_exit(0);
 }
 
 TEST_F_TIMEOUT(well, share, 60)
 {
-	unsigned long long got[SHARE_READERS];
+	unsigned long long got[SHARE_READERS] = { 0 };
 	int go[2], out[2], i, status;
 	pid_t pid[SHARE_READERS];
 	double mean = 0, share;
@@ -416,8 +417,8 @@ TEST_F_TIMEOUT(well, share, 60)
 		ASSERT_LE(0, pid[i]);
 		if (!pid[i]) {
 			close(go[1]);
-			share_reader(self->src, false, go[0], out[1],
-				     SHARE_SECS);
+			share_reader(self->src, i, i >= SHARE_READERS / 2,
+				     go[0], out[1], SHARE_SECS);
 		}
 	}
 	close(go[0]);
@@ -428,18 +429,23 @@ TEST_F_TIMEOUT(well, share, 60)
 		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
 		ASSERT_EQ(0, status) TH_LOG("reader %d failed", i);
 	}
-	/* Pipe writes this small are atomic; the order does not matter. */
+	/* Pipe writes this small are atomic; each says whose it is. */
 	for (i = 0; i < SHARE_READERS; i++) {
-		ASSERT_EQ((ssize_t)sizeof(got[i]),
-			  read(out[0], &got[i], sizeof(got[i])));
-		mean += got[i] / (double)SHARE_READERS;
+		unsigned long long rec[2];
+
+		ASSERT_EQ((ssize_t)sizeof(rec),
+			  read(out[0], rec, sizeof(rec)));
+		ASSERT_GT(SHARE_READERS, rec[0]);
+		got[rec[0]] = rec[1];
+		mean += rec[1] / (double)SHARE_READERS;
 	}
 	close(go[1]);
 	close(out[0]);
 	ASSERT_LT(0.0, mean);
 	for (i = 0; i < SHARE_READERS; i++) {
 		share = got[i] / mean;
-		TH_LOG("reader %d: %llu bytes in %d s, %.3f of the mean", i,
+		TH_LOG("reader %d (%s): %llu bytes in %d s, %.3f of the mean",
+		       i, i >= SHARE_READERS / 2 ? "spinning" : "blocking",
 		       got[i], SHARE_SECS, share);
 	}
 	for (i = 0; i < SHARE_READERS; i++) {
