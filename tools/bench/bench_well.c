@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_well.h"
 
@@ -28,6 +29,7 @@ struct bench_well *bench_well_new(u32 extractor)
 		return NULL;
 	memset(w, 0, sizeof(*w));
 	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wait, NULL);
 	fd_well_init(&w->well, extractor,
 		     extractor == FAIRDIE_EXT_PERES ? &w->peres : NULL);
 	return w;
@@ -41,6 +43,7 @@ void bench_well_free(struct bench_well *w)
 {
 	if (!w)
 		return;
+	pthread_cond_destroy(&w->wait);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
@@ -57,6 +60,29 @@ void bench_well_join(struct bench_well *w, struct fd_well_client *c)
 	pthread_mutex_unlock(&w->lock);
 }
 
+static u64 bench_well_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* fairdie_well_quit(): the reader stops waiting, the others may go on. */
+static void bench_well_quit(struct bench_well *w, struct fd_well_client *c)
+{
+	fd_well_leave(c, bench_well_now());
+	fd_well_dequeue(&w->well, c);
+	pthread_cond_broadcast(&w->wait);
+}
+
+/* Serve the waiting readers; wake them if any was. */
+static void bench_well_serve(struct bench_well *w)
+{
+	if (fd_well_serve(&w->well, bench_well_now()))
+		pthread_cond_broadcast(&w->wait);
+}
+
 /**
  * bench_well_fill() - fairdie_well_fill(): fair bits into a reader's pipe
  * @w: the well
@@ -65,10 +91,11 @@ void bench_well_join(struct bench_well *w, struct fd_well_client *c)
  * @ctx: passed to @raw
  * @p: the reader's pipeline; about @p->want_bits go into its pool
  *
- * Take from the well; when it is dry, fetch the words this reader needs
- * (FD_WELL_CHUNK at most) with the lock released, then feed and take. The
- * reader's source_bits count what its fair bits cost at the well's rate
- * (fd_well_take()); the words it fetched are its source's to count.
+ * The reader waits in the well's queue (fd_well_serve()); while the well
+ * holds less than the queue wants, it fetches words (FD_WELL_CHUNK at
+ * most) with the lock released and feeds them in. The reader's source_bits
+ * count what its fair bits cost at the well's rate (fd_well_take()); the
+ * words it fetched are its source's to count. The bench's readers block.
  *
  * Return: 0 once at least one bit was added; -EIO with @p->failed set when
  * the well failed its health tests; or the source's error.
@@ -78,47 +105,78 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 		    struct fd_pipe *p)
 {
 	u64 buf[FD_WELL_CHUNK];
-	u32 got, n, k;
-	int err, serr;
+	int err = 0, serr = 0;
+	u32 n, k;
 
+	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		pthread_mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, c, 0);
-		got = err ? 0 : fd_well_take(&w->well, p);
-		k = fd_well_words(&w->well, p->want_bits);
-		pthread_mutex_unlock(&w->lock);
 		if (err)
-			goto out_failed;
-		if (got)
-			return 0;
+			break;
+		fd_well_enter(&w->well, c, p, bench_well_now());
+		bench_well_serve(w);
+		if (c->served)
+			break;
+		k = fd_well_need(&w->well);
+		if (!k) {
+			/* The bits held wait for a reader ahead. */
+			struct timespec ts;
+			u64 t = bench_well_now() + 1000000;
 
-		/* Dry: fetch what this reader needs, the lock released. */
-		if (raw->interrupted(ctx))
-			return -EINTR;
-		serr = 0;
-		for (n = 0; n < k && !serr; n++)
+			ts.tv_sec = t / 1000000000ULL;
+			ts.tv_nsec = t % 1000000000ULL;
+			pthread_cond_timedwait(&w->wait, &w->lock, &ts);
+			continue;
+		}
+
+		/* Too little for the queue: fetch, the lock released. */
+		k = fd_well_words(&w->well, k);
+		pthread_mutex_unlock(&w->lock);
+		serr = raw->interrupted(ctx) ? -EINTR : 0;
+		for (n = 0; !serr && n < k &&
+		     !__atomic_load_n(&c->served, __ATOMIC_RELAXED); n++) {
 			serr = raw->word(ctx, false, &buf[n]);
-		if (serr)
-			n--;
-
+			if (serr)
+				break;
+		}
 		pthread_mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, c, 0);
 		if (!err && n)
 			err = fd_well_feed(&w->well, buf, n);
-		got = err ? 0 : fd_well_take(&w->well, p);
-		pthread_mutex_unlock(&w->lock);
 		if (err)
-			goto out_failed;
-		if (got)
-			return 0;
-		if (serr)
-			return serr;
+			break;
+		bench_well_serve(w);
+		if (c->served || serr)
+			break;
 	}
 
-out_failed:
+	if (c->served) {
+		fd_well_leave(c, bench_well_now());
+		pthread_mutex_unlock(&w->lock);
+		return 0;
+	}
+	bench_well_quit(w, c);
+	pthread_mutex_unlock(&w->lock);
+	if (!err)
+		return serr;
 	p->failed = true;
 	p->failure = w->well.pipe.failure;
 	return -EIO;
+}
+
+/**
+ * bench_well_end_read() - fairdie_well_end_read(): a reader's read ends
+ * @w: the well
+ * @c: the reader's record of it
+ */
+void bench_well_end_read(struct bench_well *w, struct fd_well_client *c)
+{
+	if (!c->took)
+		return;
+	pthread_mutex_lock(&w->lock);
+	fd_well_end_read(&w->well, c);
+	pthread_cond_broadcast(&w->wait);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /**
@@ -131,6 +189,7 @@ void bench_well_giveback(struct bench_well *w, struct fd_well_client *c,
 			 struct fd_pipe *p)
 {
 	pthread_mutex_lock(&w->lock);
+	bench_well_quit(w, c);
 	fd_well_giveback(&w->well, c, 0, p);
 	pthread_mutex_unlock(&w->lock);
 }

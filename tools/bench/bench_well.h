@@ -19,11 +19,13 @@
 /**
  * struct bench_well - a well and its lock
  * @lock: serialises @well; never held while the source is asked
- * @well: the pipeline and its bits
+ * @wait: readers waiting for bits (the module's wait queue)
+ * @well: the pipeline, its bits and its queue of readers
  * @peres: Peres' state, the well's own (used for FAIRDIE_EXT_PERES)
  */
 struct bench_well {
 	pthread_mutex_t lock;
+	pthread_cond_t wait;
 	struct fd_well well;
 	struct fd_peres peres;
 };
@@ -34,6 +36,7 @@ void bench_well_join(struct bench_well *w, struct fd_well_client *c);
 int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 		    const struct fd_source_ops *raw, void *ctx,
 		    struct fd_pipe *p);
+void bench_well_end_read(struct bench_well *w, struct fd_well_client *c);
 void bench_well_giveback(struct bench_well *w, struct fd_well_client *c,
 			 struct fd_pipe *p);
 

@@ -181,6 +181,8 @@ long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len)
 		if (err)
 			break;
 	}
+	if (f->well)
+		bench_well_end_read(f->well, &f->client);
 	return done ? (long)done : err;
 }
 
