@@ -242,12 +242,12 @@ static int fd_pipe_extract(struct fd_pipe *p, u64 w)
 		n = fd_peres_feed(p->peres, w, &p->pool);
 		break;
 	case FAIRDIE_EXT_NONE:
-		fd_pool_put(&p->pool, w, 64);
+		fd_pool_put64(&p->pool, w);
 		n = 64;
 		break;
 	default:
 		/* DIJKSTRA rolls straight from the raw bits. */
-		fd_pool_put(&p->pool, w, 64);
+		fd_pool_put64(&p->pool, w);
 		n = 0;
 		break;
 	}
@@ -543,8 +543,6 @@ int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
  */
 u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
 {
-	u32 moved = 0, k;
-
 	if (p->extractor == FAIRDIE_EXT_PERES && fd_peres_pending(p->peres) &&
 	    fd_pool_room(&p->pool)) {
 		p->extracted_bits += fd_peres_drain(p->peres, &p->pool);
@@ -554,12 +552,8 @@ u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
 		n = p->pool.count;
 	if (n > fd_pool_room(dst))
 		n = fd_pool_room(dst);
-	while (moved < n) {
-		k = n - moved < 64 ? n - moved : 64;
-		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
-		moved += k;
-	}
-	return moved;
+	fd_pool_move(dst, &p->pool, n);
+	return n;
 }
 
 /**
@@ -575,15 +569,11 @@ u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
  */
 u32 fd_pipe_giveback(struct fd_pipe *p, struct fd_pool *dst)
 {
-	u32 moved = 0, k;
+	u32 moved = p->pool.count;
 
-	while (p->pool.count && fd_pool_room(dst)) {
-		k = p->pool.count < 64 ? p->pool.count : 64;
-		if (k > fd_pool_room(dst))
-			k = fd_pool_room(dst);
-		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
-		moved += k;
-	}
+	if (moved > fd_pool_room(dst))
+		moved = fd_pool_room(dst);
+	fd_pool_move(dst, &p->pool, moved);
 	fd_pool_clear(&p->pool);
 	return moved + fd_sampler_giveback(&p->sampler, dst);
 }
