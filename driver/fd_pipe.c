@@ -496,12 +496,19 @@ static int fd_pipe_feed_run(struct fd_pipe *p, const u64 *words, u32 n)
 
 	if (p->tested)
 		r = fd_health_words(&p->health, words, n, &ok);
-	for (j = 0; j < ok; j++) {
+	for (j = 0; j < ok && p->startup_words; j++) {
 		p->source_bits += 64;
-		if (p->startup_words) {
-			p->startup_words--;
-			continue;
-		}
+		p->startup_words--;
+	}
+	if (p->extractor == FAIRDIE_EXT_NONE) {
+		/* fd_pipe_extract(), which never fails for NONE, unrolled. */
+		p->source_bits += 64ULL * (ok - j);
+		p->extracted_bits += 64ULL * (ok - j);
+		for (; j < ok; j++)
+			fd_pool_put64(&p->pool, words[j]);
+	}
+	for (; j < ok; j++) {
+		p->source_bits += 64;
 		err = fd_pipe_extract(p, words[j]);
 		if (err)
 			return err;
