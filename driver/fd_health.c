@@ -256,3 +256,75 @@ enum fd_health_result fd_health_word(struct fd_health *h, u64 w)
 		h->apt_seen = 0;
 	return FD_HEALTH_OK;
 }
+
+/**
+ * fd_health_words() - fd_health_word() on each of @n words in turn
+ * @h: the tests
+ * @w: the words, in the order the source gave them
+ * @n: how many
+ * @done: receives how many passed: @n, or the index of the word that
+ *	failed
+ *
+ * The state is the one @n calls of fd_health_word() leave, up to the
+ * first failure. The words that surely pass are tested with the state in
+ * registers; a word that may fail any test is left to fd_health_word().
+ *
+ * Return: FD_HEALTH_OK, or the test that failed on word *@done.
+ */
+enum fd_health_result fd_health_words(struct fd_health *h, const u64 *w,
+				      u32 n, u32 *done)
+{
+	u32 run = h->run, apt_seen = h->apt_seen, apt_count = h->apt_count;
+	u32 repeats = h->repeats, rep, count, ones, i;
+	unsigned int run_bit = h->run_bit, apt_bit = h->apt_bit, lead, bit;
+	bool have_last = h->have_last;
+	u64 last = h->last_word, x;
+	enum fd_health_result r = FD_HEALTH_OK;
+
+	for (i = 0; i < n; i++) {
+		x = w[i];
+		lead = fd_low_run(x, run_bit);
+		rep = have_last && x == last ? repeats + 1 : 0;
+		if (h->check_words && rep >= h->word_cutoff)
+			break;
+		if (run + lead >= h->rct_cutoff)
+			break;
+		bit = apt_seen ? apt_bit : x & 1;
+		count = apt_seen ? apt_count : 0;
+		ones = hweight64(x);
+		count += bit ? ones : 64 - ones;
+		if (count >= h->apt_cutoff)
+			break;
+		/* The word passes: its state is fd_health_word()'s. */
+		if (h->check_words) {
+			repeats = rep;
+			have_last = true;
+			last = x;
+		}
+		if (lead == 64) {
+			run += 64;
+		} else {
+			run = fd_high_run(x);
+			run_bit = x >> 63;
+		}
+		apt_bit = bit;
+		apt_count = count;
+		apt_seen = (apt_seen + 64) % FD_APT_WINDOW;
+	}
+	h->run = run;
+	h->run_bit = run_bit;
+	h->apt_seen = apt_seen;
+	h->apt_count = apt_count;
+	h->apt_bit = apt_bit;
+	h->repeats = repeats;
+	h->have_last = have_last;
+	h->last_word = last;
+	/* A word that may fail: the tests as they are, word by word. */
+	for (; i < n; i++) {
+		r = fd_health_word(h, w[i]);
+		if (r != FD_HEALTH_OK)
+			break;
+	}
+	*done = i;
+	return r;
+}

@@ -81,6 +81,8 @@ void fd_health_init(struct fd_health *h, u64 p1_num, u64 p1_den,
 void fd_health_set_claim(struct fd_health *h, u64 p1_num, u64 p1_den);
 void fd_health_restart(struct fd_health *h);
 enum fd_health_result fd_health_word(struct fd_health *h, u64 w);
+enum fd_health_result fd_health_words(struct fd_health *h, const u64 *w,
+				      u32 n, u32 *done);
 const char *fd_health_name(enum fd_health_result r);
 
 #endif /* _FAIRDIE_HEALTH_H */

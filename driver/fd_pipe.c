@@ -242,12 +242,12 @@ static int fd_pipe_extract(struct fd_pipe *p, u64 w)
 		n = fd_peres_feed(p->peres, w, &p->pool);
 		break;
 	case FAIRDIE_EXT_NONE:
-		fd_pool_put(&p->pool, w, 64);
+		fd_pool_put64(&p->pool, w);
 		n = 64;
 		break;
 	default:
 		/* DIJKSTRA rolls straight from the raw bits. */
-		fd_pool_put(&p->pool, w, 64);
+		fd_pool_put64(&p->pool, w);
 		n = 0;
 		break;
 	}
@@ -480,6 +480,47 @@ void fd_pipe_set_demand(struct fd_pipe *p, u64 bits)
 	p->want_bits = bits < FD_PIPE_REFILL_BITS ? bits : FD_PIPE_REFILL_BITS;
 }
 
+/*
+ * @n words through fd_pipe_check() and fd_pipe_extract() in turn, as many
+ * as the caller found room for: the health tests first on the whole run,
+ * their state in registers, then the words that passed, in order, through
+ * the extractor. An extractor that fails on a word before the one the
+ * tests failed on ends the run first, as word by word; the tests' state
+ * past it is then never used again (a failed pipe restarts them).
+ */
+static int fd_pipe_feed_run(struct fd_pipe *p, const u64 *words, u32 n)
+{
+	enum fd_health_result r = FD_HEALTH_OK;
+	u32 ok = n, j;
+	int err;
+
+	if (p->tested)
+		r = fd_health_words(&p->health, words, n, &ok);
+	for (j = 0; j < ok && p->startup_words; j++) {
+		p->source_bits += 64;
+		p->startup_words--;
+	}
+	if (p->extractor == FAIRDIE_EXT_NONE) {
+		/* fd_pipe_extract(), which never fails for NONE, unrolled. */
+		p->source_bits += 64ULL * (ok - j);
+		p->extracted_bits += 64ULL * (ok - j);
+		for (; j < ok; j++)
+			fd_pool_put64(&p->pool, words[j]);
+	}
+	for (; j < ok; j++) {
+		p->source_bits += 64;
+		err = fd_pipe_extract(p, words[j]);
+		if (err)
+			return err;
+	}
+	if (r == FD_HEALTH_OK)
+		return 0;
+	p->source_bits += 64;
+	p->failed = true;
+	p->failure = r;
+	return -EIO;
+}
+
 /**
  * fd_pipe_feed_words() - raw words fetched by a reader, into the pool
  * @p: the pipeline of a well: health tests, start-up test and extractor
@@ -498,13 +539,15 @@ void fd_pipe_set_demand(struct fd_pipe *p, u64 bits)
 int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
 {
 	struct fd_peres *st = p->peres;
-	u32 i = 0;
+	u32 i = 0, m;
 	int err;
 
 	while (i < n) {
 		if (p->extractor != FAIRDIE_EXT_PERES) {
 			if (fd_pool_room(&p->pool) < 64)
 				break;
+			/* Each of them finds room for its 64 bits at most. */
+			m = p->startup_words + fd_pool_room(&p->pool) / 64;
 		} else if (fd_peres_pending(st)) {
 			/*
 			 * A block's fair bits wait in Peres' state; the next
@@ -517,13 +560,17 @@ int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
 			if (fd_peres_pending(st) &&
 			    st->nraw + 64 == FD_PERES_BLOCK_BITS)
 				break;
+			m = 1;
+		} else {
+			/* The last of them at most completes a block. */
+			m = (FD_PERES_BLOCK_BITS - st->nraw) / 64;
 		}
-		err = fd_pipe_check(p, words[i]);
-		if (err > 0)
-			err = fd_pipe_extract(p, words[i]);
-		if (err < 0)
+		if (m > n - i)
+			m = n - i;
+		err = fd_pipe_feed_run(p, words + i, m);
+		if (err)
 			return err;
-		i++;
+		i += m;
 	}
 	p->source_bits += 64ULL * (n - i);
 	return 0;
@@ -543,8 +590,6 @@ int fd_pipe_feed_words(struct fd_pipe *p, const u64 *words, u32 n)
  */
 u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
 {
-	u32 moved = 0, k;
-
 	if (p->extractor == FAIRDIE_EXT_PERES && fd_peres_pending(p->peres) &&
 	    fd_pool_room(&p->pool)) {
 		p->extracted_bits += fd_peres_drain(p->peres, &p->pool);
@@ -554,12 +599,8 @@ u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
 		n = p->pool.count;
 	if (n > fd_pool_room(dst))
 		n = fd_pool_room(dst);
-	while (moved < n) {
-		k = n - moved < 64 ? n - moved : 64;
-		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
-		moved += k;
-	}
-	return moved;
+	fd_pool_move(dst, &p->pool, n);
+	return n;
 }
 
 /**
@@ -575,15 +616,11 @@ u32 fd_pipe_take(struct fd_pipe *p, struct fd_pool *dst, u32 n)
  */
 u32 fd_pipe_giveback(struct fd_pipe *p, struct fd_pool *dst)
 {
-	u32 moved = 0, k;
+	u32 moved = p->pool.count;
 
-	while (p->pool.count && fd_pool_room(dst)) {
-		k = p->pool.count < 64 ? p->pool.count : 64;
-		if (k > fd_pool_room(dst))
-			k = fd_pool_room(dst);
-		fd_pool_put(dst, fd_pool_take(&p->pool, k), k);
-		moved += k;
-	}
+	if (moved > fd_pool_room(dst))
+		moved = fd_pool_room(dst);
+	fd_pool_move(dst, &p->pool, moved);
 	fd_pool_clear(&p->pool);
 	return moved + fd_sampler_giveback(&p->sampler, dst);
 }

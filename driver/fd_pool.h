@@ -82,4 +82,63 @@ static inline u64 fd_pool_take(struct fd_pool *p, unsigned int n)
 	return fd_low_bits(v, n);
 }
 
+/**
+ * fd_pool_put64() - fd_pool_put() of 64 bits
+ * @p: the pool, with at least 64 bits of room
+ * @bits: the bits
+ *
+ * When the pool ends on a word boundary, the word after it is all free:
+ * one store, no merge.
+ */
+static inline void fd_pool_put64(struct fd_pool *p, u64 bits)
+{
+	u32 tail = (p->head + p->count) % FD_POOL_BITS;
+
+	if (tail % 64 || FD_WARN_ON(fd_pool_room(p) < 64)) {
+		fd_pool_put(p, bits, 64);
+		return;
+	}
+	p->word[tail / 64] = bits;
+	p->count += 64;
+}
+
+/**
+ * fd_pool_move() - move the @n oldest bits of @src to the end of @dst
+ * @dst: the pool that receives them, with at least @n bits of room
+ * @src: the pool they come from, another one, holding at least @n bits
+ * @n: how many
+ *
+ * The bits of fd_pool_put(@dst, fd_pool_take(@src, k), k) repeated, in
+ * the same order: up to @dst's next word boundary, then whole words, each
+ * one store, then the rest.
+ */
+static inline void fd_pool_move(struct fd_pool *dst, struct fd_pool *src,
+				u32 n)
+{
+	u32 c = -(dst->head + dst->count) % 64, head, tail, s;
+	u64 v;
+
+	if (FD_WARN_ON(n > src->count || n > fd_pool_room(dst)))
+		return;
+	if (c > n)
+		c = n;
+	fd_pool_put(dst, fd_pool_take(src, c), c);
+	n -= c;
+	head = src->head;
+	tail = (dst->head + dst->count) % FD_POOL_BITS;
+	s = head % 64;
+	src->count -= n & ~63U;
+	dst->count += n & ~63U;
+	for (; n >= 64; n -= 64) {
+		v = src->word[head / 64] >> s;
+		/* x << (64 - s), also for s = 0: nothing */
+		v |= (src->word[(head / 64 + 1) % FD_POOL_WORDS] << 1) << (63 - s);
+		dst->word[tail / 64] = v;
+		head = (head + 64) % FD_POOL_BITS;
+		tail = (tail + 64) % FD_POOL_BITS;
+	}
+	src->head = head;
+	fd_pool_put(dst, fd_pool_take(src, n), n);
+}
+
 #endif /* _FAIRDIE_POOL_H */

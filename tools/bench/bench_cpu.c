@@ -183,6 +183,16 @@ static double bench_stage_ns(int which)
 			case 0:
 				acc += fd_health_word(&h, w);
 				break;
+			case 3:
+				/* A well's runs: FD_WELL_CHUNK words at a time. */
+				if (!(i % FD_WELL_CHUNK)) {
+					u32 k = (words + i) % BENCH_MEM_WORDS, done;
+
+					acc += fd_health_words(&h, bench_mem + k,
+							       FD_WELL_CHUNK,
+							       &done);
+				}
+				break;
 			case 1:
 				acc += fd_vn_word(w, &fair);
 				acc ^= fair;
@@ -263,8 +273,11 @@ int bench_cpu(void)
 {
 	static const char * const stage_names[] = {
 		"health tests", "von Neumann", "Peres",
+		"health tests, a well's runs of 32 words",
 	};
-	static const char * const stage_keys[] = { "health", "vn", "peres" };
+	static const char * const stage_keys[] = {
+		"health", "vn", "peres", "health_run",
+	};
 	static const u32 exts[] = {
 		FAIRDIE_EXT_NONE, FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES,
 	};
@@ -340,7 +353,7 @@ int bench_cpu(void)
 	printf("(the sampler: per 64 fair bits it takes, d6 and d100):\n\n");
 	printf("| stage | ns per word median (min-max) | input bits/s |\n");
 	printf("|---|---:|---:|\n");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(stage_keys); i++) {
 		char b[32];
 
 		memset(&st, 0, sizeof(st));

@@ -35,6 +35,10 @@
  *             passes, C fails in the word holding the run's C-th bit
  *   apt       a window with exactly cutoff - 1 bits equal to its first bit
  *             passes, one with cutoff fails where the count reaches it
+ *   batch     fd_health_words() in runs of random length against
+ *             fd_health_word() word by word, on streams that fail every
+ *             test now and then: the same failing word, the same test
+ *             named, the same state left
  */
 #include <math.h>
 
@@ -952,6 +956,92 @@ static void test_serial(void)
 	     words, fails);
 }
 
+static bool same_state(const struct fd_health *a, const struct fd_health *b)
+{
+	return a->rct_cutoff == b->rct_cutoff &&
+	       a->apt_cutoff == b->apt_cutoff &&
+	       a->word_cutoff == b->word_cutoff &&
+	       a->check_words == b->check_words && a->run == b->run &&
+	       a->run_bit == b->run_bit && a->apt_seen == b->apt_seen &&
+	       a->apt_count == b->apt_count && a->apt_bit == b->apt_bit &&
+	       a->repeats == b->repeats && a->have_last == b->have_last &&
+	       a->last_word == b->last_word;
+}
+
+/* A word that now and then breaks a test: runs, repeats, bias. */
+static u64 batch_word(u64 *r, u64 prev)
+{
+	u64 k = fd_test_below(r, 100), x = fd_test_rand(r);
+
+	if (k < 4)
+		return 0;
+	if (k < 8)
+		return ~0ULL;
+	if (k < 12)
+		return prev;
+	if (k < 30)
+		return x & fd_test_rand(r) & fd_test_rand(r);
+	if (k < 34)
+		return x << (k % 64) | ((k & 1) ? ~0ULL >> (64 - k % 64) : 0);
+	return x;
+}
+
+static void test_batch(void)
+{
+	static const u64 claims[][2] = { { 1, 2 }, { 7, 10 }, { 19, 20 } };
+	static u64 w[512];
+	unsigned int c, t, seen[FD_HEALTH_WORD + 1] = { 0 }, bad = 0, runs = 0;
+	u64 r = 0xba7c4;
+
+	for (c = 0; c < ARRAY_SIZE(claims); c++) {
+		for (t = 0; t < 400; t++) {
+			enum fd_health_result ra = FD_HEALTH_OK, rb = FD_HEALTH_OK;
+			struct fd_health a, b;
+			u32 i, at_a = ARRAY_SIZE(w), at_b = 0, n, done;
+
+			for (i = 0; i < ARRAY_SIZE(w); i++)
+				w[i] = batch_word(&r, i ? w[i - 1] : 0);
+			fd_health_init(&a, claims[c][0], claims[c][1], t % 2);
+			fd_health_init(&b, claims[c][0], claims[c][1], t % 2);
+			for (i = 0; i < ARRAY_SIZE(w); i++) {
+				ra = fd_health_word(&a, w[i]);
+				if (ra != FD_HEALTH_OK) {
+					at_a = i;
+					break;
+				}
+			}
+			while (at_b < ARRAY_SIZE(w)) {
+				n = 1 + fd_test_below(&r, 40);
+				if (n > ARRAY_SIZE(w) - at_b)
+					n = ARRAY_SIZE(w) - at_b;
+				rb = fd_health_words(&b, w + at_b, n, &done);
+				runs++;
+				at_b += done;
+				if (rb != FD_HEALTH_OK || done != n)
+					break;
+			}
+			seen[ra]++;
+			if ((ra != rb || at_a != at_b || !same_state(&a, &b)) &&
+			    bad++ < 3)
+				CHECK(0, "batch: claim %llu/%llu, stream %u: word %u %s one at a time, word %u %s in runs",
+				      (unsigned long long)claims[c][0],
+				      (unsigned long long)claims[c][1], t,
+				      at_a, fd_health_name(ra), at_b,
+				      fd_health_name(rb));
+		}
+	}
+	CHECK(!bad, "batch: %u streams of %u differ", bad,
+	      (unsigned int)(ARRAY_SIZE(claims) * 400));
+	CHECK(seen[FD_HEALTH_OK] && seen[FD_HEALTH_RCT] &&
+	      seen[FD_HEALTH_APT] && seen[FD_HEALTH_WORD],
+	      "batch: the streams break every test: %u pass, %u repetition, %u proportion, %u word",
+	      seen[FD_HEALTH_OK], seen[FD_HEALTH_RCT], seen[FD_HEALTH_APT],
+	      seen[FD_HEALTH_WORD]);
+	NOTE("batch: %u runs; %u streams pass, %u fail the repetition count, %u the proportion, %u the repeated word",
+	     runs, seen[FD_HEALTH_OK], seen[FD_HEALTH_RCT],
+	     seen[FD_HEALTH_APT], seen[FD_HEALTH_WORD]);
+}
+
 int main(void)
 {
 	double t0 = fd_test_now();
@@ -965,6 +1055,7 @@ int main(void)
 	test_words();
 	test_runs();
 	test_apt();
+	test_batch();
 	test_healthy();
 	NOTE("%.1f cpu s", fd_test_now() - t0);
 	return fd_check_summary();

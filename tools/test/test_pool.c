@@ -10,6 +10,10 @@
  *            0..130 left before a put of 1..64 bits, where the tail wraps
  *            into the words still holding the oldest bits
  *   garbage  bits above n in fd_pool_put() are ignored
+ *   move     fd_pool_move() and fd_pool_put64() against the model: random
+ *            head alignments and fill levels of both pools (a receiving
+ *            ring filled to its last bit among them), moves of 0 bits to
+ *            a whole ring
  */
 #include "fd_test.h"
 #include "fd_pool.h"
@@ -201,6 +205,84 @@ static void test_garbage(void)
 	CHECK(ok, "garbage above n leaks into the stream");
 }
 
+/* Fill @p (and @q) to @fill bits with its head at bit @head of the ring. */
+static bool both_fill(struct fd_pool *p, struct model *q, unsigned int head,
+		      unsigned int fill)
+{
+	bool ok = true;
+
+	fd_pool_clear(p);
+	model_clear(q);
+	while (head) {
+		unsigned int k = head > 64 ? 64 : head;
+
+		ok &= both_put(p, q, k);
+		ok &= both_take(p, q, k);
+		head -= k;
+	}
+	while (p->count < fill)
+		ok &= both_put(p, q, fill - p->count > 64 ? 64 :
+			       fill - p->count);
+	return ok;
+}
+
+static void test_move(void)
+{
+	static struct fd_pool a, b;
+	struct model qa, qb;
+	unsigned int i, cases = 0, bad = 0;
+
+	qa.bit = calloc(MODEL_BITS, 1);
+	qb.bit = calloc(MODEL_BITS, 1);
+	if (!qa.bit || !qb.bit) {
+		CHECK(0, "move: out of memory");
+		goto out;
+	}
+	for (i = 0; i < 3000; i++) {
+		unsigned int fa = fd_test_below(&rng, FD_POOL_BITS + 1);
+		unsigned int fb = fd_test_below(&rng, FD_POOL_BITS + 1 - 64);
+		unsigned int n, max, k;
+		bool ok = true;
+		u64 v;
+
+		/* Now and then a receiver with no room to spare. */
+		if (i % 7 == 0)
+			fb = FD_POOL_BITS - 64 * fd_test_below(&rng, 4) - 64;
+		ok &= both_fill(&a, &qa, fd_test_below(&rng, FD_POOL_BITS), fa);
+		ok &= both_fill(&b, &qb, fd_test_below(&rng, FD_POOL_BITS), fb);
+		if (i % 3 == 0) {
+			v = random_bits();
+			fd_pool_put64(&b, v);
+			model_put(&qb, v, 64);
+		}
+		max = a.count < fd_pool_room(&b) ? a.count : fd_pool_room(&b);
+		n = i % 5 ? fd_test_below(&rng, max + 1) :
+		    i % 2 ? max : fd_test_below(&rng, 130 < max ? 130 : max);
+		fd_pool_move(&b, &a, n);
+		while (n--)
+			model_put(&qb, model_take(&qa, 1), 1);
+		ok &= a.count == qa.tail - qa.head &&
+		      b.count == qb.tail - qb.head;
+		while (ok && b.count) {
+			k = b.count > 64 ? 64 : b.count;
+			ok &= both_take(&b, &qb, k);
+		}
+		while (ok && a.count) {
+			k = a.count > 64 ? 64 : a.count;
+			ok &= both_take(&a, &qa, k);
+		}
+		cases++;
+		if (!ok && bad++ < 3)
+			CHECK(0, "move: case %u (%u and %u bits held) wrong",
+			      i, fa, fb);
+	}
+	CHECK(!bad, "move: %u of %u cases wrong", bad, cases);
+	NOTE("move: %u cases of fd_pool_move() and fd_pool_put64()", cases);
+out:
+	free(qa.bit);
+	free(qb.bit);
+}
+
 int main(void)
 {
 	struct model q;
@@ -212,6 +294,7 @@ int main(void)
 	test_wrap(&q);
 	test_full(&q);
 	test_garbage();
+	test_move();
 	free(q.bit);
 	return fd_check_summary();
 }
