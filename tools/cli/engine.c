@@ -35,6 +35,7 @@ int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
 	e->tick = 0;
 	e->hot_sum = NULL;
 	memset(e->sums, 0, sizeof(e->sums));
+	e->no_weights = false;
 	e->bits_read = 0;
 	e->rolls = 0;
 	fd_pool_clear(&e->pool);
@@ -96,6 +97,17 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	fdc_engine_open_source(e, 0);
 	if (cfg->user_source == FDC_USRC_FILE)
 		e->max_ahead = 1;
+	/* Dijkstra's roulette rolls uniform dice only (SET_WEIGHTS refuses). */
+	if (fdc_source_is_device(&e->src)) {
+		u32 ext;
+
+		if (fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_EXTRACTOR, &ext,
+				     "GET_EXTRACTOR")) {
+			fdc_source_close(&e->src);
+			return -1;
+		}
+		e->no_weights = ext == FAIRDIE_EXT_DIJKSTRA;
+	}
 	return 0;
 }
 
@@ -604,6 +616,20 @@ int fdc_engine_sums_slow(struct fdc_engine *e, u64 count, u64 sides,
 		fdc_err("%llud%llu: too many totals to draw whole",
 			(unsigned long long)count, (unsigned long long)sides);
 		return -1;
+	}
+	if (e->no_weights) {
+		u64 dice[64], i;
+
+		/* count <= 63: sides^count < 2^64 with sides >= 2 */
+		for (; n; n--, out++) {
+			if (fdc_engine_rolls(e, sides, dice, count))
+				return -1;
+			for (*out = 0, i = 0; i < count; i++)
+				*out += dice[i];
+			/* One total handed out, not @count rolls. */
+			e->rolls -= count - 1;
+		}
+		return 0;
 	}
 	c = fdc_sum_slot(e, count, sides);
 	e->hot_sum = c;

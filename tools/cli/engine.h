@@ -138,6 +138,8 @@ struct fdc_sum {
  * @tick: a clock for @cache's and @sums' eviction
  * @hot_sum: the slot of the last call for totals, checked first
  * @sums: totals of dice made ahead, per (count, sides), with their tables
+ * @no_weights: the device's extractor (DIJKSTRA) draws no weighted dice:
+ *	totals of dice are rolled die by die
  * @bits_read: fair bits read from the source
  * @rolls: rolls handed out
  */
@@ -154,6 +156,7 @@ struct fdc_engine {
 	u64 tick;
 	struct fdc_sum *hot_sum;
 	struct fdc_sum sums[FDC_SUM_SLOTS];
+	bool no_weights;
 	u64 bits_read;
 	u64 rolls;
 };

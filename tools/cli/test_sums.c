@@ -169,8 +169,8 @@ static bool fdt_exhaustive(const char *name, fdt_run_fn run, const u64 *p,
 			cum[r] += hist[r][d];
 		}
 		for (r = 0; r < nout; r++)
-			prop &= (unsigned __int128)cum[r] * p[ref] ==
-				(unsigned __int128)cum[ref] * p[r];
+			prop &= (fd_u128)cum[r] * p[ref] ==
+				(fd_u128)cum[ref] * p[r];
 		bad_depths += !prop;
 	}
 	ok = !bad && !bad_depths && cum[ref] &&
@@ -180,8 +180,9 @@ static bool fdt_exhaustive(const char *name, fdt_run_fn run, const u64 *p,
 		      "%s: %llu bad runs, off the exact law at %u depths, %llu of 2^%u finish",
 		      name, (unsigned long long)bad, bad_depths,
 		      (unsigned long long)done, depth);
-		printf("exact: %-26s 2^%u bit strings, %5.1f%% finish, %llu outcomes in proportion at all %u depths\n",
-		       name, depth, 100.0 * done / (1ULL << depth),
+		printf("exact: %-26s 2^%u bit strings, %5.1f%% finish,",
+		       name, depth, 100.0 * done / (1ULL << depth));
+		printf(" %llu outcomes in proportion at all %u depths\n",
 		       (unsigned long long)nout, depth + 1);
 	}
 	free(hist);
@@ -273,9 +274,10 @@ static void fdt_many(void)
 	      (double)bits3 / n > 3 * log2(6) - 0.01,
 	      "3d6: %.4f fair bits a total drawn whole (entropy %.4f), %.4f die by die",
 	      (double)bits / made, h, (double)bits3 / n);
-	printf("3d6: %.4f fair bits a total drawn whole (%llu made, entropy %.4f); die by die %.4f (3 log2 6 = %.4f)\n",
-	       (double)bits / made, (unsigned long long)made, h,
-	       (double)bits3 / n, 3 * log2(6));
+	printf("3d6: %.4f fair bits a total drawn whole (%llu made, entropy %.4f);",
+	       (double)bits / made, (unsigned long long)made, h);
+	printf(" die by die %.4f (3 log2 6 = %.4f)\n", (double)bits3 / n,
+	       3 * log2(6));
 }
 
 /* The double of the device draws a total with one roll of sides^count. */
@@ -298,11 +300,37 @@ static void fdt_fake(void)
 	fdc_engine_close(&eng);
 }
 
+/* A device that draws no weighted dice (DIJKSTRA): die by die instead. */
+static void fdt_no_weights(void)
+{
+	static const u64 dice[] = { 5, 0, 2, 1, 1, 4 };
+	struct fdc_engine eng;
+	const u64 *log;
+	u64 v[2];
+	size_t len, i, bad = 0;
+	int ret;
+
+	if (fdc_fake_open(&eng, 6))
+		abort();
+	fdc_fake_script(&eng, dice, ARRAY_SIZE(dice));
+	eng.no_weights = true;
+	ret = fdc_engine_sums(&eng, 3, 6, v, 2);
+	len = fdc_fake_log(&eng, &log);
+	for (i = 0; i < len; i++)
+		bad += log[i] != 6;
+	CHECK(!ret && v[0] == 7 && v[1] == 6 && len == 6 && !bad &&
+	      eng.rolls == 2,
+	      "no weights: totals %llu %llu from %zu rolls",
+	      (unsigned long long)v[0], (unsigned long long)v[1], len);
+	fdc_engine_close(&eng);
+}
+
 int main(void)
 {
 	fdt_weights();
 	fdt_exhaustive_all();
 	fdt_many();
 	fdt_fake();
+	fdt_no_weights();
 	return fd_check_summary();
 }
