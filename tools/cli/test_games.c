@@ -537,9 +537,11 @@ static void fdt_craps_play(void)
 	      (double)bits / made >= FDC_CRAPS_ENTROPY - 0.01,
 	      "craps: %.4f fair bits a throw, entropy %.4f", (double)bits / made,
 	      FDC_CRAPS_ENTROPY);
-	printf("craps on fair bits, %llu games: win fraction %.5f; %llu throws, %.4f fair bits each (entropy %.4f, two d6 %.4f)\n",
-	       (unsigned long long)n, frac, (unsigned long long)throws,
-	       (double)bits / made, FDC_CRAPS_ENTROPY, 2 * log2(6));
+	printf("craps on fair bits, %llu games: win fraction %.5f;",
+	       (unsigned long long)n, frac);
+	printf(" %llu throws, %.4f fair bits each (entropy %.4f, two d6 %.4f)\n",
+	       (unsigned long long)throws, (double)bits / made,
+	       FDC_CRAPS_ENTROPY, 2 * log2(6));
 }
 
 static void fdt_roulette(void)
