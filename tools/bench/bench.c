@@ -11,7 +11,9 @@
  * attempt with rejection, arc4random_uniform()-style rejection over the
  * kernel CRNG (getrandom(2)), glibc's own arc4random_uniform(), and shuf.
  * Then the CPU cost of the arithmetic on a precomputed bit stream
- * (bench_cpu.c) and the extractors' efficiency on a simulated biased coin.
+ * (bench_cpu.c) and the extractors' efficiency on a simulated biased coin;
+ * last the weighted draws (bench_weights.c), and on RDSEED the read path
+ * drawing the sums of 2d6 and 3d6 against the source-limited rate.
  *
  * Every figure is the median of several repetitions; tables show the
  * spread. Machines read the "BENCH <key> <value>" lines at the end.
