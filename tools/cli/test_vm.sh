@@ -306,6 +306,23 @@ t 0 "roll --weights" "$fd" roll --weights 0,1,0,3 -n 2000 &&
 n2=$(grep -c '^2$' "$tmp/out")
 if [ "$n2" -gt 400 ] && [ "$n2" -lt 600 ]; then pass; else
 	fail "roll --weights: face 2 came $n2 times of 2000 (500 expected)"; fi
+# A throw of craps and a total of 3d6 are drawn whole (SET_WEIGHTS, the
+# weights the ways the dice make each total): the fair bits a draw took,
+# from GET_STATS (at most 3.28 a throw, entropy 3.2744), and 3d6's law.
+t 0 "craps: fair bits a throw" "$fd" craps --json -n 20000 &&
+	sed 's/.*"throws": \([0-9]*\), "draws": \([0-9]*\), "fair_bits": \([0-9]*\),.*/\1 \2 \3/' "$tmp/out" |
+	awk '{ b = $3 / $2; print "  craps: " $1 " throws, " b " fair bits a draw"
+		exit !($1 > 60000 && $2 >= $1 && b <= 3.28 && b > 3.25) }' &&
+	pass || fail "craps: fair bits a throw: $(cat "$tmp/out")"
+t 0 "3d6 drawn whole" "$fd" roll --stats -n 20000 3d6 &&
+	if awk '/^chi-square/ { p = $NF } END { exit !(p > 0.0001) }' "$tmp/out"; then
+		pass
+	else
+		fail "3d6 drawn whole: $(tail -n 1 "$tmp/out")"
+	fi
+# Dijkstra's roulette draws no weighted dice: the totals come die by die.
+t 0 "craps with dijkstra" "$fd" --extractor=dijkstra craps -n 300 &&
+	has "$tmp/out" "games: 300" "craps with dijkstra"
 printf '5 common\n1 rare\n0 never\n' >"$tmp/items"
 t 0 "pick" "$fd" pick -n 600 "$tmp/items" &&
 	if grep -q '^never$' "$tmp/out"; then
