@@ -1497,7 +1497,8 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 	if (fdc_grow(r, n + 1))
 		return -1;
 	r->nfaces = 0;
-	if (fdc_sum_whole(r, t)) {
+	/* A lone die is tested first: roll d6 is the case to keep fast. */
+	if (unlikely(n >= 2) && fdc_sum_whole(r, t)) {
 		u64 v;
 
 		if (fdc_engine_sums(r->dev, n, t->sides, &v, 1))
