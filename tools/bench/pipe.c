@@ -211,3 +211,18 @@ void bench_pipe_set_sides(struct bench_pipe *f, u64 sides)
 	f->stage_pos = 0;
 	f->stage_len = 0;
 }
+
+/**
+ * bench_pipe_set_weights() - what FAIRDIE_IOC_SET_WEIGHTS does
+ * @f: the file, with an extractor other than DIJKSTRA
+ * @w: the weighted die, the caller's until the file is closed
+ *
+ * As bench_pipe_set_sides(): the bits in flight serve the weighted draws.
+ */
+void bench_pipe_set_weights(struct bench_pipe *f, const struct fd_weights *w)
+{
+	fd_pipe_set_weights(&f->pipe, w);
+	f->width = fd_roll_width(w->count);
+	f->stage_pos = 0;
+	f->stage_len = 0;
+}

@@ -77,6 +77,7 @@ void bench_pipe_open(struct bench_pipe *f, struct bench_src *src, u64 sides,
 void bench_pipe_close(struct bench_pipe *f);
 long bench_pipe_read(struct bench_pipe *f, u8 *buf, size_t len);
 void bench_pipe_set_sides(struct bench_pipe *f, u64 sides);
+void bench_pipe_set_weights(struct bench_pipe *f, const struct fd_weights *w);
 u64 bench_pipe_sampler_bits(const struct bench_pipe *f);
 
 #endif /* _FAIRDIE_BENCH_PIPE_H */

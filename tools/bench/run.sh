@@ -157,6 +157,7 @@ peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf"
 for w in 2d6 3d6 zipf1000 skew1e9; do
 	required="$required weights_bits_per_draw_$w weights_entropy_$w weights_draws_per_s_$w"
 done
+required="$required weights_rdseed_ratio_2d6 weights_rdseed_ratio_3d6"
 [ "$vm" = 1 ] && required="$required kernel_read_vs_urandom kernel_file_bytes_vn
 kernel_file_bytes_none kernel_file_bytes_peres kernel_file_bytes_dijkstra
 kernel_small_read_vs_urandom kernel_open_bits_none kernel_open_bits_vn
@@ -167,7 +168,7 @@ grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.
 if grep -q '^BENCH rdseed_available 0$' "$out/bench.keys"; then
 	required=$(echo "$required" | tr ' ' '\n' |
-		grep -v '^rdseed_\|^well_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
+		grep -v '^rdseed_\|^well_\|^weights_rdseed_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
 fi
 bad=$(awk '$3 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || NF != 3' \
 	"$out/bench.keys")

@@ -10,16 +10,19 @@
 
 static const char fdc_craps_help[] =
 "Usage: fairdie craps [OPTION]...\n"
-"Play craps with two d6 per throw (Knuth, TAOCP 3.6 exercise 3): the first\n"
-"throw wins on 7 or 11 and loses on 2, 3 or 12; any other total is the\n"
-"point, and the shooter throws again until the point (win) or 7 (loss).\n"
-"Prints the games, wins, dice thrown, the measured win fraction and the\n"
-"exact probability 244/495 = 0.492929... for comparison.\n"
+"Play craps (Knuth, TAOCP 3.6 exercise 3): the first throw of two d6 wins\n"
+"on 7 or 11 and loses on 2, 3 or 12; any other total is the point, and the\n"
+"shooter throws again until the point (win) or 7 (loss). Only a throw's\n"
+"total counts, so each throw is one exact draw of the total, with the law\n"
+"of two dice (weights 1,2,3,4,5,6,5,4,3,2,1 for 2..12), at about 3.27 fair\n"
+"bits instead of the 5.17 of two dice. Prints the games, wins, throws, the\n"
+"fair bits they took, the measured win fraction and the exact probability\n"
+"244/495 = 0.492929... for comparison.\n"
 "\n"
 "Options:\n"
 "  -n, --games=GAMES       play GAMES games (default 1000)\n"
-"  -v, --verbose           print each game's throws first, as in\n"
-"                          \"4+6 3+3 5+5 win\"\n"
+"  -v, --verbose           print each game's totals first, as in\n"
+"                          \"10 6 10 win\"\n"
 "      --json              print {\"games\": ..., \"wins\": ..., ...}\n";
 
 static const struct option fdc_craps_opts[] = {
@@ -41,10 +44,10 @@ static const struct option fdc_craps_opts[] = {
 int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_engine eng;
-	u64 games = 1000, wins = 0, dice = 0, i;
+	u64 games = 1000, wins = 0, throws = 0, i, bits = 0, made = 0;
 	double frac, exact, sd;
 	bool verbose = false, win, json = false;
-	int c;
+	int c, counted;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "n:vh", fdc_craps_opts)) != -1) {
 		switch (c) {
@@ -84,7 +87,7 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_FAILURE;
 	for (i = 0; i < games; i++) {
 		fdc_progress("craps", i, games);
-		if (fdc_craps_game(&eng, &win, &dice, verbose ? stdout : NULL)) {
+		if (fdc_craps_game(&eng, &win, &throws, verbose ? stdout : NULL)) {
 			fdc_engine_close(&eng);
 			return FDC_EXIT_FAILURE;
 		}
@@ -93,7 +96,11 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		wins += win;
 	}
 	fdc_progress_end();
+	/* What the throws cost, totals made ahead and not thrown included. */
+	counted = fdc_engine_cost(&eng, &bits, &made);
 	fdc_engine_close(&eng);
+	if (counted < 0)
+		return FDC_EXIT_FAILURE;
 
 	exact = (double)FDC_CRAPS_WIN_NUM / FDC_CRAPS_WIN_DEN;
 	frac = (double)wins / games;
@@ -104,8 +111,16 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_u64(games);
 		fdc_json_key("wins");
 		fdc_json_u64(wins);
-		fdc_json_key("dice");
-		fdc_json_u64(dice);
+		fdc_json_key("throws");
+		fdc_json_u64(throws);
+		if (!counted) {
+			fdc_json_key("draws");
+			fdc_json_u64(made);
+			fdc_json_key("fair_bits");
+			fdc_json_u64(bits);
+			fdc_json_key("bits_per_draw");
+			fdc_json_double(made ? (double)bits / made : 0, 4);
+		}
 		fdc_json_key("win_fraction");
 		fdc_json_double(frac, 6);
 		fdc_json_key("exact");
@@ -118,7 +133,12 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 	}
 	printf("games: %llu\n", (unsigned long long)games);
 	printf("wins: %llu\n", (unsigned long long)wins);
-	printf("dice thrown: %llu\n", (unsigned long long)dice);
+	printf("throws: %llu\n", (unsigned long long)throws);
+	if (!counted)
+		printf("fair bits: %llu for %llu totals drawn, %.4f each %s\n",
+		       (unsigned long long)bits, (unsigned long long)made,
+		       made ? (double)bits / made : 0,
+		       "(entropy 3.2744; two d6: 5.1699)");
 	printf("win fraction: %.6f\n", frac);
 	printf("exact: %.6f (%d/%d)\n", exact, FDC_CRAPS_WIN_NUM,
 	       FDC_CRAPS_WIN_DEN);

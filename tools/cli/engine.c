@@ -33,6 +33,9 @@ int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
 	e->hot = NULL;
 	memset(e->cache, 0, sizeof(e->cache));
 	e->tick = 0;
+	e->hot_sum = NULL;
+	memset(e->sums, 0, sizeof(e->sums));
+	e->no_weights = false;
 	e->bits_read = 0;
 	e->rolls = 0;
 	fd_pool_clear(&e->pool);
@@ -94,6 +97,17 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	fdc_engine_open_source(e, 0);
 	if (cfg->user_source == FDC_USRC_FILE)
 		e->max_ahead = 1;
+	/* Dijkstra's roulette rolls uniform dice only (SET_WEIGHTS refuses). */
+	if (fdc_source_is_device(&e->src)) {
+		u32 ext;
+
+		if (fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_EXTRACTOR, &ext,
+				     "GET_EXTRACTOR")) {
+			fdc_source_close(&e->src);
+			return -1;
+		}
+		e->no_weights = ext == FAIRDIE_EXT_DIJKSTRA;
+	}
 	return 0;
 }
 
@@ -109,7 +123,13 @@ void fdc_engine_close(struct fdc_engine *e)
 		free(e->cache[i].vals);
 		e->cache[i].vals = NULL;
 	}
+	for (i = 0; i < FDC_SUM_SLOTS; i++) {
+		free(e->sums[i].vals);
+		fdc_wdie_free(&e->sums[i].die);
+		memset(&e->sums[i], 0, sizeof(e->sums[i]));
+	}
 	e->hot = NULL;
+	e->hot_sum = NULL;
 	fdc_source_close(&e->src);
 }
 
@@ -462,5 +482,230 @@ int fdc_engine_weighted(struct fdc_engine *e, const struct fdc_wdie *d,
 	}
 	/* The state stays; the sampler is a plain die of W sides again. */
 	fd_sampler_set_sides(s, d->total);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Totals of dice, drawn whole
+ */
+
+/**
+ * fdc_sum_fits() - whether the total of @count dice of @sides faces is
+ *	drawn whole by fdc_engine_sums()
+ * @count: the dice
+ * @sides: their faces
+ *
+ * Return: true for at least two dice of at least two faces whose
+ * @sides^@count outcomes fit in 64 bits, with at most FD_WEIGHTS_MAX_FACES
+ * totals; those beyond are rolled die by die.
+ */
+bool fdc_sum_fits(u64 count, u64 sides)
+{
+	u64 total = 1, i;
+
+	if (count < 2 || sides < 2 ||
+	    (sides - 1) > (FD_WEIGHTS_MAX_FACES - 1) / count)
+		return false;
+	for (i = 0; i < count; i++) {
+		if (total > ~0ULL / sides)
+			return false;
+		total *= sides;
+	}
+	return true;
+}
+
+/**
+ * fdc_sum_weights() - the number of ways @count dice of @sides faces make
+ *	each total
+ * @count: the dice, with fdc_sum_fits(@count, @sides)
+ * @sides: their faces
+ * @w: @count (@sides - 1) + 1 words: @w[t] is the number of sequences of
+ *	faces 0 .. @sides - 1 adding up to t
+ *
+ * The convolution of @count uniform dice, one die at a time, in integers:
+ * each count is at most @sides^@count, which fits.
+ */
+void fdc_sum_weights(u64 count, u64 sides, u64 *w)
+{
+	u64 faces = count * (sides - 1) + 1, n, t, top, win, old;
+
+	memset(w, 0, faces * sizeof(*w));
+	w[0] = 1;
+	/*
+	 * Die n: w'[t] = w[t - sides + 1] + ... + w[t], for t from the top
+	 * down, in place: the window slides down, and the values it still
+	 * needs lie below the one written.
+	 */
+	for (n = 1; n <= count; n++) {
+		top = n * (sides - 1);
+		win = 0;
+		for (t = top - (sides - 1); t <= top; t++)
+			win += w[t];
+		for (t = top;; t--) {
+			old = w[t];
+			w[t] = win;
+			win -= old;
+			if (t >= sides)
+				win += w[t - sides];
+			if (!t)
+				break;
+		}
+	}
+}
+
+/* The slot of (@count, @sides), its table built when it is new. */
+static struct fdc_sum *fdc_sum_slot(struct fdc_engine *e, u64 count,
+				    u64 sides)
+{
+	struct fdc_sum *c, *victim = &e->sums[0];
+	u64 *w;
+	u32 faces = (u32)(count * (sides - 1) + 1);
+	unsigned int i;
+	int ret;
+
+	e->tick++;
+	for (i = 0; i < FDC_SUM_SLOTS; i++) {
+		c = &e->sums[i];
+		if (c->count == count && c->sides == sides) {
+			c->last_use = e->tick;
+			return c;
+		}
+		if (c->last_use < victim->last_use)
+			victim = c;
+	}
+	/* What was made ahead for the slot's old dice is lost. */
+	fdc_wdie_free(&victim->die);
+	victim->count = 0;
+	victim->pos = 0;
+	victim->len = 0;
+	victim->ahead = 0;
+	w = malloc(faces * sizeof(*w));
+	if (!w) {
+		fdc_err("out of memory");
+		return NULL;
+	}
+	fdc_sum_weights(count, sides, w);
+	ret = fdc_wdie_init(&victim->die, w, faces);
+	free(w);
+	if (ret)
+		return NULL;
+	victim->count = count;
+	victim->sides = sides;
+	victim->last_use = e->tick;
+	return victim;
+}
+
+/**
+ * fdc_engine_sums_slow() - fdc_engine_sums() when the last slot used
+ *	cannot serve the call
+ * @e: the engine
+ * @count: the dice, with fdc_sum_fits(@count, @sides)
+ * @sides: their faces
+ * @out: the totals, faces counted from 0
+ * @n: how many
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_engine_sums_slow(struct fdc_engine *e, u64 count, u64 sides,
+			 u64 *out, size_t n)
+{
+	struct fdc_sum *c;
+	size_t take, want;
+
+	if (!fdc_sum_fits(count, sides)) {
+		fdc_err("%llud%llu: too many totals to draw whole",
+			(unsigned long long)count, (unsigned long long)sides);
+		return -1;
+	}
+	if (e->no_weights) {
+		u64 dice[64], i;
+
+		/* count <= 63: sides^count < 2^64 with sides >= 2 */
+		for (; n; n--, out++) {
+			if (fdc_engine_rolls(e, sides, dice, count))
+				return -1;
+			for (*out = 0, i = 0; i < count; i++)
+				*out += dice[i];
+			/* One total handed out, not @count rolls. */
+			e->rolls -= count - 1;
+		}
+		return 0;
+	}
+	c = fdc_sum_slot(e, count, sides);
+	e->hot_sum = c;
+	if (!c)
+		return -1;
+	take = c->len - c->pos < n ? c->len - c->pos : n;
+	if (take) {
+		memcpy(out, c->vals + c->pos, take * sizeof(*out));
+		c->pos += take;
+		out += take;
+		n -= take;
+		e->rolls += take;
+		if (!n)
+			return 0;
+	}
+	/* Big requests, and all of them without read-ahead, go straight. */
+	if (n >= e->max_ahead)
+		return fdc_engine_weighted(e, &c->die, out, n);
+	if (!c->vals) {
+		c->vals = malloc(FDC_CACHE_MAX * sizeof(*c->vals));
+		if (!c->vals) {
+			fdc_err("out of memory");
+			return -1;
+		}
+	}
+	want = n > c->ahead ? n : c->ahead;
+	if (want > e->max_ahead)
+		want = e->max_ahead;
+	c->pos = 0;
+	c->len = 0;
+	if (fdc_engine_weighted(e, &c->die, c->vals, want))
+		return -1;
+	/* fdc_engine_weighted() counted them all: only @n are handed out. */
+	e->rolls -= want - n;
+	memcpy(out, c->vals, n * sizeof(*out));
+	c->pos = n;
+	c->len = want;
+	c->ahead = c->ahead ? 2 * c->ahead : 16;
+	if (c->ahead > e->max_ahead)
+		c->ahead = e->max_ahead;
+	return 0;
+}
+
+/**
+ * fdc_engine_cost() - the fair bits the draws so far took
+ * @e: the engine
+ * @bits: the fair bits the sampler took: the engine's for a source of
+ *	bits, the device's (FAIRDIE_IOC_GET_STATS) for the device
+ * @made: the rolls and draws they made, those made ahead and not handed
+ *	out included
+ *
+ * Return: 0; 1 when the source does not count them (the test double's die
+ * that rolls itself); -1 after printing a one-line error.
+ */
+int fdc_engine_cost(struct fdc_engine *e, u64 *bits, u64 *made)
+{
+	unsigned int i;
+
+	if (fdc_source_is_device(&e->src)) {
+		struct fairdie_stats st;
+
+		memset(&st, 0, sizeof(st));
+		if (fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_STATS, &st,
+				     "GET_STATS"))
+			return -1;
+		*bits = st.sampler_bits;
+		*made = st.outputs;
+		return 0;
+	}
+	if (e->own_dice)
+		return 1;
+	*bits = e->sampler.bits;
+	*made = e->rolls;
+	for (i = 0; i < FDC_CACHE_SLOTS; i++)
+		*made += e->cache[i].len - e->cache[i].pos;
+	for (i = 0; i < FDC_SUM_SLOTS; i++)
+		*made += e->sums[i].len - e->sums[i].pos;
 	return 0;
 }

@@ -111,32 +111,37 @@ int fdc_craps_outcome(const unsigned int *throws, size_t n, size_t *used)
 }
 
 /**
- * fdc_craps_game() - play one game of craps with two d6 per throw
- * @e: where the rolls come from
+ * fdc_craps_game() - play one game of craps, each throw's total of two d6
+ *	drawn whole
+ * @e: where the throws come from
  * @win: whether the shooter won
- * @dice: incremented by the number of dice thrown
- * @trace: if not NULL, the throws are written there, e.g. "4+6 3+3 5+5 win"
+ * @throws: incremented by the number of throws
+ * @trace: if not NULL, the totals thrown are written there, e.g.
+ *	"10 6 10 win"
+ *
+ * Only the total of a throw counts, so it is one weighted draw of 2..12
+ * with weights 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1 (fdc_engine_sums()): the
+ * law of two dice, at the entropy of the total (3.27 fair bits) instead of
+ * two rolls of a d6 (5.17).
  *
  * Return: 0, or -1 after printing a one-line error.
  */
-int fdc_craps_game(struct fdc_engine *e, bool *win, u64 *dice, FILE *trace)
+int fdc_craps_game(struct fdc_engine *e, bool *win, u64 *throws, FILE *trace)
 {
-	unsigned int throws[2];
-	u64 d[2];
+	unsigned int t[2];
+	u64 v;
 	size_t used;
 	int outcome;
 
 	/* Only the come-out throw and the latest one decide the game. */
 	for (used = 0;; ) {
-		if (fdc_engine_rolls(e, 6, d, 2))
+		if (fdc_engine_sums(e, 2, 6, &v, 1))
 			return -1;
-		*dice += 2;
-		throws[used ? 1 : 0] = (unsigned int)(d[0] + d[1] + 2);
+		++*throws;
+		t[used ? 1 : 0] = (unsigned int)v + 2;
 		if (trace)
-			fprintf(trace, "%s%llu+%llu", used ? " " : "",
-				(unsigned long long)d[0] + 1,
-				(unsigned long long)d[1] + 1);
-		outcome = fdc_craps_outcome(throws, used ? 2 : 1, &used);
+			fprintf(trace, "%s%u", used ? " " : "", t[used ? 1 : 0]);
+		outcome = fdc_craps_outcome(t, used ? 2 : 1, &used);
 		if (outcome >= 0)
 			break;
 	}

@@ -511,8 +511,15 @@ fi
 # --- games, config, stats and bench without the device ----------------------
 t 0 "craps --seed" "$bin" --seed=1 craps -n 2000 && has "$tmp/out" "games: 2000" "craps --seed"
 t 0 "craps --json" "$bin" --seed=1 craps -n 100 --json &&
-	grep -qE '^\{"games": 100, "wins": [0-9]+, "dice": [0-9]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
+	grep -qE '^\{"games": 100, "wins": [0-9]+, "throws": [0-9]+, "draws": [0-9]+, "fair_bits": [0-9]+, "bits_per_draw": [0-9.]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
 		"$tmp/out" && pass || fail "craps --json: $(cat "$tmp/out")"
+# A throw is its total drawn whole: at most 3.28 fair bits (entropy 3.2744;
+# two d6 take 5.17), totals made ahead and not thrown included.
+t 0 "craps: fair bits a throw" "$bin" --seed=7 craps -n 100000 --json &&
+	sed 's/.*"throws": \([0-9]*\), "draws": \([0-9]*\), "fair_bits": \([0-9]*\),.*/\1 \2 \3/' "$tmp/out" |
+	awk '{ b = $3 / $2; print "  craps: " $1 " throws, " b " fair bits each"
+		exit !($1 > 300000 && $2 >= $1 && b <= 3.28 && b > 3.26) }' &&
+	pass || fail "craps: fair bits a throw: $(cat "$tmp/out")"
 # Progress goes to a terminal only: not into a file.
 t 0 "craps, long" "$bin" --seed=1 craps -n 300000 &&
 	same "$(cat "$tmp/err")" "" "no progress line when stderr is a file"
@@ -625,8 +632,8 @@ else
 	fail "craps win fraction: $(cat "$tmp/out")"
 fi
 t 0 "craps -v" "$fake" $f craps -v -n 3 &&
-	same "$(head -n 3 "$tmp/out" | grep -cE '^([1-6]\+[1-6] )+(win|lose)$')" 3 \
-		"craps -v shows each game"
+	same "$(head -n 3 "$tmp/out" | grep -cE '^(([2-9]|1[0-2]) )+(win|lose)$')" 3 \
+		"craps -v shows each game's totals"
 t 0 "roulette" "$fake" $f roulette -n 300
 if awk 'BEGIN { split("1 3 5 7 9 12 14 16 18 19 21 23 25 27 30 32 34 36", r, " ")
 		for (i in r) red[r[i]] = 1 }

@@ -650,23 +650,34 @@ static void fdt_roll_random(void)
 	       chi2, sum4 / n, exact4);
 	fdc_engine_close(&dev);
 
-	/* Mixed sizes from one recycled state fed with fair bits: about
-	 * log2(6) or log2(4) fair bits a die (none made ahead and left over).
+	/* Mixed sizes from one recycled state fed with fair bits (none made
+	 * ahead and left over): the entropy of 3d6's total, drawn whole, and
+	 * log2(4) for the d4; rolled die by die, 3 log2(6) + 2. The die
+	 * changes at every draw, which costs a little (0.4% here).
 	 */
 	fdc_source_open_seed(&dev.src, 7);
 	fdc_engine_open_source(&dev, 0);
 	dev.max_ahead = 1;
-	ideal = 10000 * (3 * log2(6) + 2);
+	for (s = 3, ideal = 0; s <= 18; s++) {
+		unsigned int ways = 0;
+
+		for (a = 1; a <= 6; a++)
+			for (b = 1; b <= 6; b++)
+				ways += s - a - b >= 1 && s - a - b <= 6;
+		ideal -= ways / 216.0 * log2(ways / 216.0);
+	}
+	ideal = 10000 * (ideal + 2);
 	for (i = 0; i < 10000; i++) {
 		bad |= fdc_dice_roll(&e3, &dev, &total, NULL, NULL);
 		hist4[total - 4]++;
 	}
-	CHECK(!bad && fdc_engine_bits_used(&dev) < ideal * 1.001 + 64,
+	CHECK(!bad && fdc_engine_bits_used(&dev) < ideal * 1.006 + 64,
 	      "3d6+1d4 x 10000: %llu fair bits used, %.0f ideal",
 	      (unsigned long long)fdc_engine_bits_used(&dev), ideal);
 	printf("3d6+1d4 x 10000: %llu fair bits used;",
 	       (unsigned long long)fdc_engine_bits_used(&dev));
-	printf(" the sum of log2(sides) is %.0f\n", ideal);
+	printf(" the entropy of 3d6 plus log2(4) is %.0f (die by die %.0f)\n",
+	       ideal, 10000 * (3 * log2(6) + 2));
 	/* 3d6+1d4 has 16 totals, 4..22: 15 dof, 1e-6 quantile 56.5. */
 	for (s = 0, chi2 = 0; s < 19; s++) {
 		unsigned int ways = 0;
@@ -685,7 +696,9 @@ static void fdt_roll_random(void)
 	CHECK(chi2 < 56.5, "3d6+1d4 chi-square %.1f", chi2);
 	fdc_engine_close(&dev);
 
-	/* One size, several terms, no read-ahead: one roll of 6 per die. */
+	/* One size, several terms, no read-ahead: one draw per term, the
+	 * total of 2d6 whole (36 values), the lone d6 a roll of 6.
+	 */
 	if (fdc_fake_open(&dev, 7))
 		abort();
 	dev.max_ahead = 1;
@@ -694,9 +707,9 @@ static void fdt_roll_random(void)
 		bad |= fdc_dice_roll(&e, &dev, &total, NULL, NULL);
 	log_len = fdc_fake_log(&dev, &log);
 	for (i = 0, sides_bad = 0; i < log_len; i++)
-		sides_bad += log[i] != 6;
-	CHECK(!bad && log_len == 300 && !sides_bad,
-	      "2d6+1d6 without read-ahead: %zu rolls", log_len);
+		sides_bad += log[i] != (i % 2 ? 6 : 36);
+	CHECK(!bad && log_len == 200 && !sides_bad,
+	      "2d6+1d6 without read-ahead: %zu draws", log_len);
 	fdc_engine_close(&dev);
 
 	/* Mixed and exploding: E[d6x] = 3.5 * 6 / 5 = 4.2, plus E[d4]. */

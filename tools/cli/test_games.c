@@ -409,23 +409,30 @@ static void fdt_craps_rules(void)
 }
 
 /*
- * P(win) from the rules: come-out 7 or 11, or a point p followed by p
- * before 7, with probability P(p) * P(p) / (P(p) + P(7)). In 36ths:
- * ways(t) = 6 - |t - 7|.
+ * P(win) from the rules, with the weights the throws are drawn with
+ * (fdc_sum_weights(), checked against 6 - |t - 7| ways): come-out 7 or
+ * 11, or a point p followed by p before 7, with probability
+ * P(p) * P(p) / (P(p) + P(7)).
  */
 static void fdt_craps_exact(void)
 {
-	u64 num = 8, den = 36, g;	/* 7 (6 ways) and 11 (2 ways) */
+	u64 w[11], num, den, g, bad = 0;
 	unsigned int p;
 
+	fdc_sum_weights(2, 6, w);
+	for (p = 2; p <= 12; p++)
+		bad += w[p - 2] != 6 - (p > 7 ? p - 7 : 7 - p);
+	CHECK(!bad, "craps: the weights of 2..12 are not 1, 2, ..., 6, ..., 1");
+	num = w[7 - 2] + w[11 - 2];
+	den = 36;
 	for (p = 4; p <= 10; p++) {
-		u64 w = 6 - (p > 7 ? p - 7 : 7 - p), n2, d2;
+		u64 wp = w[p - 2], n2, d2;
 
 		if (p == 7)
 			continue;
-		/* (w/36)^2 / ((w + 6)/36) = w^2 / (36 (w + 6)) */
-		n2 = w * w;
-		d2 = 36 * (w + 6);
+		/* (w/36)^2 / ((w + w7)/36) = w^2 / (36 (w + w7)) */
+		n2 = wp * wp;
+		d2 = 36 * (wp + w[7 - 2]);
 		num = num * d2 + n2 * den;
 		den = den * d2;
 		g = fdt_gcd(num, den);
@@ -437,35 +444,67 @@ static void fdt_craps_exact(void)
 	      (unsigned long long)den);
 }
 
+/*
+ * The double of the device draws a throw's total as a roll of 36 (the
+ * inverse method): the first value of total t's interval, the ways of the
+ * totals below it, scripts it.
+ */
+static u64 fdt_craps_total(unsigned int t)
+{
+	u64 x = 0, s;
+
+	for (s = 2; s < t; s++)
+		x += 6 - (s > 7 ? s - 7 : 7 - s);
+	return x;
+}
+
 static void fdt_craps_play(void)
 {
-	/* 4+4: point 8; 2+3; 6+2: 8, win. Then 1+1: craps. */
-	static const u64 script[] = { 3, 3, 1, 2, 5, 1, 0, 0 };
+	/* 8: the point; 5; 8 again: win. Then 2: craps. Then 12 and 7. */
+	static const unsigned int totals[] = { 8, 5, 8, 2, 12, 7 };
+	u64 script[ARRAY_SIZE(totals)];
 	struct fdc_engine dev;
 	char trace[128] = "";
-	u64 dice = 0, wins = 0, i, n = 200000;
+	u64 throws = 0, wins = 0, i, n = 200000, bits, made, log_bad = 0;
+	const u64 *log;
+	size_t log_len;
 	bool win;
 	FILE *f;
 	int ret;
 	double frac, exact = (double)FDC_CRAPS_WIN_NUM / FDC_CRAPS_WIN_DEN;
 
+	for (i = 0; i < ARRAY_SIZE(totals); i++)
+		script[i] = fdt_craps_total(totals[i]);
 	if (fdc_fake_open(&dev, 0))
 		abort();
 	fdc_fake_script(&dev, script, ARRAY_SIZE(script));
 	f = fmemopen(trace, sizeof(trace), "w");
-	ret = fdc_craps_game(&dev, &win, &dice, f);
+	ret = fdc_craps_game(&dev, &win, &throws, f);
 	fclose(f);
-	CHECK(!ret && win && dice == 6 && !strcmp(trace, "4+4 2+3 6+2 win"),
-	      "scripted craps: '%s', %llu dice", trace,
-	      (unsigned long long)dice);
-	ret = fdc_craps_game(&dev, &win, &dice, NULL);
-	CHECK(!ret && !win && dice == 8, "scripted craps 1+1");
+	CHECK(!ret && win && throws == 3 && !strcmp(trace, "8 5 8 win"),
+	      "scripted craps: '%s', %llu throws", trace,
+	      (unsigned long long)throws);
+	ret = fdc_craps_game(&dev, &win, &throws, NULL);
+	CHECK(!ret && !win && throws == 4, "scripted craps: 2");
+	f = fmemopen(trace, sizeof(trace), "w");
+	ret = fdc_craps_game(&dev, &win, &throws, f) ||
+	      fdc_craps_game(&dev, &win, &throws, f);
+	fclose(f);
+	CHECK(!ret && win && throws == 6 && !strcmp(trace, "12 lose7 win"),
+	      "scripted craps: 12, then 7: '%s'", trace);
+	/* One roll of the double per throw, of 36 values: the total whole. */
+	log_len = fdc_fake_log(&dev, &log);
+	for (i = 0; i < log_len; i++)
+		log_bad += log[i] != 36;
+	CHECK(log_len == 6 && !log_bad,
+	      "scripted craps: %zu draws, %llu not of 36 values", log_len,
+	      (unsigned long long)log_bad);
 	fdc_engine_close(&dev);
 
 	if (fdc_fake_open(&dev, 2024))
 		abort();
 	for (i = 0, ret = 0; i < n && !ret; i++) {
-		ret = fdc_craps_game(&dev, &win, &dice, NULL);
+		ret = fdc_craps_game(&dev, &win, &throws, NULL);
 		wins += win;
 	}
 	fdc_engine_close(&dev);
@@ -475,6 +514,34 @@ static void fdt_craps_play(void)
 	      "craps win fraction %.5f, exact %.5f", frac, exact);
 	printf("craps, %llu games: win fraction %.5f, exact %.5f\n",
 	       (unsigned long long)n, frac, exact);
+
+	/*
+	 * The module's weighted sampler on seeded fair bits, as the tool
+	 * plays --seed: the same fraction, and the fair bits a throw took,
+	 * totals made ahead included, against 3.28 (the entropy is 3.2744)
+	 * and the 5.17 of two d6.
+	 */
+	fdc_source_open_seed(&dev.src, 495);
+	fdc_engine_open_source(&dev, 0);
+	for (i = 0, ret = 0, wins = 0, throws = 0; i < n && !ret; i++) {
+		ret = fdc_craps_game(&dev, &win, &throws, NULL);
+		wins += win;
+	}
+	ret |= fdc_engine_cost(&dev, &bits, &made);
+	fdc_engine_close(&dev);
+	frac = (double)wins / n;
+	CHECK(!ret && fabs(frac - exact) < 5 * sqrt(exact * (1 - exact) / n),
+	      "craps on fair bits: win fraction %.5f, exact %.5f", frac, exact);
+	CHECK(!ret && made >= throws && made - throws <= FDC_CACHE_MAX &&
+	      (double)bits / made <= 3.28 &&
+	      (double)bits / made >= FDC_CRAPS_ENTROPY - 0.01,
+	      "craps: %.4f fair bits a throw, entropy %.4f", (double)bits / made,
+	      FDC_CRAPS_ENTROPY);
+	printf("craps on fair bits, %llu games: win fraction %.5f;",
+	       (unsigned long long)n, frac);
+	printf(" %llu throws, %.4f fair bits each (entropy %.4f, two d6 %.4f)\n",
+	       (unsigned long long)throws, (double)bits / made,
+	       FDC_CRAPS_ENTROPY, 2 * log2(6));
 }
 
 static void fdt_roulette(void)
