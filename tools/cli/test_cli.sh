@@ -376,7 +376,8 @@ t 2 "shuffle --json -r without -n" "$bin" --seed=4 shuffle --json -r -e x y &&
 	has "$tmp/err" "--json with --repeat needs --head-count" "--json -r without -n"
 
 # The fair bits a shuffle takes, from a source of bits (--stats, stderr):
-# about log2(52!) = 225.58, plus the state the sampler keeps (up to 64).
+# the sampler takes in log2(52!) = 225.58 plus the state it keeps (up to
+# 64 bits), and uses log2(52!): taken less what the state holds at the end.
 # The figures must agree with each other: the bits read are the bytes read
 # times 8 (once printed as "7 rolls of 2^32 sides" for 238 bits).
 t 0 "shuffle --stats" "$bin" --seed=52 shuffle --stats 52 &&
@@ -384,12 +385,22 @@ t 0 "shuffle --stats" "$bin" --seed=52 shuffle --stats 52 &&
 has "$tmp/err" "log2(N!):         225.58 bits per permutation" "shuffle --stats log2(52!)"
 has "$tmp/err" "permutations:     1 (52 items each)" "shuffle --stats permutations"
 if awk -F ': *' '$1 == "fair bits used" { u = $2 + 0 }
+		$1 == "fair bits taken" { k = $2 + 0; split($2, h, "[(]"); held = h[2] + 0 }
 		$1 == "fair bits read" { r = $2 + 0; split($2, a, "[(]"); b = a[2] + 0 }
-		END { exit !(u >= 226 && u <= 290 && r >= u && r == 8 * b) }' "$tmp/err"; then
+		END { d = k - held - u; if (d < 0) d = -d
+		      exit !(u >= 225.58 && u < 226.58 && k <= 225.58 + 64 &&
+			     d < 0.02 && r >= k && r == 8 * b) }' "$tmp/err"; then
 	pass
 else
-	fail "shuffle --stats 52: used not in 226..290, or read not 8 x bytes: $(cat "$tmp/err")"
+	fail "shuffle --stats 52: used not log2(52!), taken above +64, or read not 8 x bytes: $(cat "$tmp/err")"
 fi
+# 1000 items from a file: no more than log2(1000!) + 64 = 8593.4 bits taken.
+head -c 4096 /dev/urandom >"$tmp/bits"
+t 0 "shuffle --stats 1000 from a file" "$bin" --random-source="$tmp/bits" shuffle --stats 1000 &&
+	awk -F ': *' '$1 == "fair bits used" { u = $2 + 0 }
+		$1 == "fair bits taken" { k = $2 + 0 }
+		END { exit !(u >= 8529.39 && u < 8530.4 && k <= 8593.4) }' "$tmp/err" &&
+	pass || fail "shuffle --stats 1000: $(cat "$tmp/err")"
 # Shuffle after shuffle, the state carries over: about log2(52!) each.
 t 0 "shuffle --stats --count" "$bin" --seed=52 shuffle --stats --count 1000 52 &&
 	awk -F '[(]' '/^fair bits used/ { exit !($2 + 0 < 225.7) }' "$tmp/err" &&
