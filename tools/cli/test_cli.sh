@@ -297,6 +297,20 @@ t 0 "--stats -n 1" "$bin" $s roll --stats -n 1 1000d6 &&
 	has "$tmp/out" "too few rolls for a chi-square test" "1000d6 -n 1: no test of 0 degrees"
 t 0 "--stats 10d6!" "$bin" $s roll --stats -n 2000 '10d6!' &&
 	has "$tmp/out" "exact to " "10d6!: depth and rest"
+# Products, quotients, kept successes and kept items: computed, with only
+# the possible totals (1d6*1d6 has 18), the distributions checked in
+# test_dice; what stays refused is refused by name, at once.
+t 0 "--stats 1d6*1d6" "$bin" $s roll --stats -n 1000 '1d6*1d6' &&
+	same "$(grep -cE '^ +[0-9]+ +[0-9]+ +0\.[0-9]+ +0\.[0-9]+' "$tmp/out")" 18 \
+		"1d6*1d6 lists its 18 totals"
+for x in 'floor(1d20/1d4)' '4d6kh3>4' '{1d6,1d8,1d10}kh2' '{3d6,2d8,1d20}dl1'; do
+	t 0 "--stats $x" "$bin" $s roll --stats -n 1000 "$x" &&
+		has "$tmp/out" "degrees of freedom: p = " "--stats $x"
+done
+t 1 "--stats 3d6xk2>4 refused" "$bin" $s roll --stats 3d6xk2\>4 &&
+	has "$tmp/err" "successes among kept dice that explode with 'x'" "3d6xk2>4"
+t 1 "--stats 1000d6*1000d6 refused at once" timeout 10 "$bin" $s roll --stats '1000d6*1000d6' &&
+	has "$tmp/err" "too many pairs of values" "1000d6*1000d6"
 # One explosion limit: 500000d2x never fails.
 for seed in 1 2 3 4 5 6; do
 	t 0 "500000d2x, seed $seed" "$bin" --seed=$seed roll 500000d2x
@@ -890,6 +904,10 @@ for ex in '{"permutations": [[3, 1, 2], [2, 3, 1]]}' \
 	  '{"bits_from": "getrandom", "description": "getrandom(2)"}'; do
 	has "$tmp/man.txt" "$ex" "the man page renders a JSON example intact"
 done
+# The exit status of a usage error differs from shuf's, and says so.
+tr -s ' \t\n' '   ' <"$tmp/man.txt" >"$tmp/man.flat"
+has "$tmp/man.flat" "exit with status 2, as every fairdie command does, where shuf exits with 1" \
+	"EXIT STATUS names the difference from shuf"
 # Every long option of every --help is in the man page, and back.
 : >"$tmp/helpopts"
 "$bin" --help >>"$tmp/helpopts"
