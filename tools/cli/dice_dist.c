@@ -20,6 +20,14 @@
 
 #include "dice.h"
 
+/* What is not computed, said by name. */
+static const char fdc_dist_x_kept[] =
+	"successes among kept dice that explode with 'x' are not computed";
+static const char fdc_dist_topk_many[] =
+	"keeping 2 or more items of a group of more than 16 is not computed";
+static const char fdc_dist_pairs_many[] =
+	"a product, quotient or remainder of two random values has too many pairs to compute";
+
 /* At most this many totals in one distribution, and faces on one die. */
 #define FDC_DIST_MAX		BIT_ULL(22)
 /* Limb operations (64-bit words) the whole computation may take. */
@@ -690,7 +698,7 @@ static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 	memset(d, 0, sizeof(*d));
 	/* A die that explodes with x is kept whole but counted face by face. */
 	if (keep && m->success.op && per_face)
-		return fdc_dist_fail(c, "successes among kept dice that explode with 'x' are not computed");
+		return fdc_dist_fail(c, fdc_dist_x_kept);
 	if (fdc_dist_chain(c, t, m->success.op && per_face ? m : NULL, &die))
 		return -1;
 	/* Kept dice are ranked by their faces, then counted. */
@@ -785,7 +793,7 @@ static int fdc_dist_topk(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 		if (fdc_dist_common(c, &it[0], &it[i]))
 			return -1;
 	if (n > FDC_DIST_TOPK)
-		return fdc_dist_fail(c, "keeping 2 or more items of a group of more than 16 is not computed");
+		return fdc_dist_fail(c, fdc_dist_topk_many);
 	off = fdc_dist_scores(&it[0], unit, &lo, &step, &top);
 	if (!off)
 		return fdc_dist_fail(c, "out of memory");
@@ -1161,7 +1169,7 @@ static int fdc_qdist_pair(struct fdc_dist_ctx *c, enum fdc_node_kind kind,
 
 	memset(r, 0, sizeof(*r));
 	if (pairs > FDC_DIST_PAIRS)
-		return fdc_dist_fail(c, "a product, quotient or remainder of two random values has too many pairs of values to compute");
+		return fdc_dist_fail(c, fdc_dist_pairs_many);
 	if (fdc_dist_charge(c, pairs * 8, (size_t)pairs,
 			    mpz_size(a->den) + mpz_size(b->den) + 1) ||
 	    fdc_qdist_init(c, r, (size_t)pairs))
@@ -1516,9 +1524,9 @@ static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 	c->depth = want ? want : 1;
 	fdc_dist_supp(e, e->root, &pairs);
 	if (pairs > FDC_DIST_PAIRS) {
-		snprintf(c->err, c->errlen,
-			 "a product, quotient or remainder of two random values has too many pairs of values to compute (%.0f, at most %llu)",
-			 pairs, (unsigned long long)FDC_DIST_PAIRS);
+		snprintf(c->err, c->errlen, "%s (%.0f, at most %llu)",
+			 fdc_dist_pairs_many, pairs,
+			 (unsigned long long)FDC_DIST_PAIRS);
 		return -1;
 	}
 	for (;;) {
@@ -1528,7 +1536,7 @@ static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 				double w = fdc_dist_cost_group(e, &e->node[i]);
 
 				if (w < 0)
-					return fdc_dist_fail(c, "keeping 2 or more items of a group of more than 16 is not computed");
+					return fdc_dist_fail(c, fdc_dist_topk_many);
 				work += w;
 			}
 			if (e->node[i].kind != FDC_NODE_DICE)

@@ -546,8 +546,9 @@ static int fdc_shuf_stats(const struct fdc_shuf *sh, struct fdc_engine *e,
 		 */
 		fprintf(stderr, "fair bits used:   %.2f (%.2f per %s)\n", spent,
 			spent / sh->times, sh->unit);
-		fprintf(stderr, "fair bits taken:  %llu (%.2f of them held in the sampler's state for later draws)\n",
-			(unsigned long long)used, held);
+		fprintf(stderr, "fair bits taken:  %llu (%.2f of them held %s)\n",
+			(unsigned long long)used, held,
+			"in the sampler's state for later draws");
 		fprintf(stderr, "fair bits read:   %llu (%llu bytes of %s)\n",
 			(unsigned long long)e->bits_read,
 			(unsigned long long)e->bits_read / 8, e->src.name);

@@ -503,8 +503,9 @@ static void fdt_dist(void)
 {
 	struct fdc_dice_expr e;
 	struct fdc_dice_dist d;
-	char err[256];
+	char err[256], seventeen[80] = "{";
 	mpq_t rest;
+	unsigned int i;
 
 	fdt_dist_one("3d6", 0, "3d6+1");
 	fdt_dist_one("4d6k3", 0, "4d6kl3");
@@ -601,11 +602,13 @@ static void fdt_dist(void)
 	CHECK(fdt_parse("1000000d6", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too large"), "1000000d6 refused: '%s'", err);
+	for (i = 0; i < 17; i++)
+		memcpy(seventeen + 1 + 4 * i, i < 16 ? "1d6," : "1d6}k2", 4 + 2 * (i == 16));
 	CHECK(fdt_parse("1000d6*1000d6", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too many pairs") && strstr(err, "4194304"),
 	      "1000d6*1000d6 refused: '%s'", err);
-	CHECK(fdt_parse("{1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6,1d6}k2", &e) &&
+	CHECK(fdt_parse(seventeen, &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "more than 16"), "17 items, k2 refused: '%s'", err);
 	CHECK(fdt_parse("3d6xk2>4", &e) &&

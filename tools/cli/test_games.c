@@ -296,7 +296,7 @@ static void fdt_shuffle_cost(void)
 		      (unsigned long long)size, (unsigned long long)used, spent,
 		      need);
 		if (i >= 12)
-			printf("shuffle of %llu (seed %llu): %llu fair bits taken, %.2f spent, log2(N!) = %.2f\n",
+			printf("shuffle of %llu, seed %llu: %llu bits taken, %.2f spent (%.2f)\n",
 			       (unsigned long long)size,
 			       (unsigned long long)(1000 + i),
 			       (unsigned long long)used, spent, need);
