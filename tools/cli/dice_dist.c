@@ -35,7 +35,7 @@ static const char fdc_dist_pairs_many[] =
 /* Limbs in all the weights of one distribution. */
 #define FDC_DIST_LIMBS		BIT_ULL(27)
 /* At most this many pairs of values in one product, quotient or remainder. */
-#define FDC_DIST_PAIRS		BIT_ULL(22)
+#define FDC_DIST_PAIRS		BIT_ULL(20)
 /* Keeping 2 or more items of a group of at most this many. */
 #define FDC_DIST_TOPK		16
 /* Explosions are followed until the rest is below 2^-this. */
