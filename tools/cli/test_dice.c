@@ -577,6 +577,9 @@ static void fdt_dist(void)
 	fdt_dist_one("{1d6,1d8,1d10}kl2", 0, NULL);
 	fdt_dist_one("{3d6,2d8,1d20}dl1", 0, "{3d6,2d8,1d20}dh1");
 	fdt_dist_one("{1d4,1d4+1,-1d3,1d2}dh2", 0, NULL);
+	fdt_dist_one("{1d4!,1d6,1d3}kh2>3f1", 2, NULL);
+	fdt_dist_one("round(1d4!/1d3)", 2, NULL);
+	fdt_dist_one("4dFkh2>0", 0, "4dFkl2>0");
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
 	fdt_dist_one("1d4!!", 0, NULL);
