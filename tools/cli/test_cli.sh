@@ -558,8 +558,17 @@ t 0 "config --json" "$bin" --random-source=/dev/zero config --json &&
 t 0 "stats --random-source" "$bin" --random-source=/dev/urandom --sides=100 stats -n 5000 &&
 	has "$tmp/out" "rolls:            5000 d100" "stats --random-source"
 t 0 "stats --json" "$bin" --seed=1 stats --json -n 100 &&
-	grep -qE '^\{"bits_from": "seed", "description": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_read": [0-9]+, "fair_bits_per_roll": [0-9.]+\}$' \
+	grep -qE '^\{"bits_from": "seed", "description": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_held": [0-9.]+, "fair_bits_read": [0-9]+, "fair_bits_per_roll": [0-9.]+\}$' \
 		"$tmp/out" && pass || fail "stats --json: $(cat "$tmp/out")"
+# Ten rolls of a d6 use 10 log2(6) = 25.85 bits: the rest of the 63 the
+# sampler took stays in its state for later rolls (once 6.3 bits per roll).
+t 0 "stats -n 10" "$bin" --seed=1 stats -n 10 &&
+	awk -F ': *' '$1 == "fair bits used" { u = $2 + 0 }
+		$1 == "fair bits taken" { k = $2 + 0 }
+		$1 == "fair bits per roll" { p = $2 + 0 }
+		END { exit !(u > 25.84 && u < 25.86 && k <= 25.85 + 64 &&
+			     p > 2.584 && p < 2.586) }' "$tmp/out" &&
+	pass || fail "stats -n 10: $(cat "$tmp/out")"
 t 0 "bench --seed" "$bin" --seed=1 bench -t 1 --json &&
 	has "$tmp/out" '"rolls_per_s": ' "bench --seed --json"
 has "$("$bin" config --help >"$tmp/h"; echo "$tmp/h")" "--json" "config --help lists its options"
