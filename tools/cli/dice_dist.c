@@ -21,8 +21,6 @@
 #include "dice.h"
 
 /* What is not computed, said by name. */
-static const char fdc_dist_x_kept[] =
-	"successes among kept dice that explode with 'x' are not computed";
 static const char fdc_dist_topk_many[] =
 	"keeping 2 or more items of a group of more than 16 is not computed";
 static const char fdc_dist_pairs_many[] =
@@ -648,6 +646,229 @@ static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die
 	return fdc_dist_trim(c, d);
 }
 
+/*
+ * Rough work of fdc_dist_keep_x(): @nv values of a die of @chain faces at
+ * most, @n dice of which @k are kept, weights of @limbs limbs.
+ */
+static double fdc_dist_cost_keep_x(double nv, double n, unsigned int chain,
+				   u64 k, double limbs)
+{
+	double ns = 2.0 * chain + 1, span = (double)k * (ns - 1) + 1;
+
+	return nv * (n + 1) * (n + 1) / 2 * span * ns * limbs / 4;
+}
+
+/*
+ * fdc_dist_keep_x() at one value: the @w ways of @j dice placed with @s
+ * successes kept, then 0 to @n - @j dice of this value (@pv the weight of
+ * one, @qp[kk] the successes of kk of them), the first of them kept until
+ * @k are.
+ */
+static void fdc_dist_keep_x_level(mpz_t *nw, const mpz_t w, size_t j,
+				  size_t s, size_t n, u64 k, size_t span,
+				  const mpz_t pv, mpz_t *qp)
+{
+	size_t cc, kk, s2;
+	mpz_t term, bin;
+
+	mpz_init(term);
+	mpz_init_set_ui(bin, 1);
+	for (cc = 0; j + cc <= n; cc++) {
+		kk = j >= k ? 0 : (cc < k - j ? cc : k - j);
+		/* C(n - j, cc) pv^(cc - kk) qp[kk]. */
+		mpz_pow_ui(term, pv, cc - kk);
+		mpz_mul(term, term, bin);
+		mpz_mul(term, term, w);
+		for (s2 = 0; s + s2 < span; s2++)
+			if (mpz_sgn(qp[kk * span + s2]))
+				mpz_addmul(nw[(j + cc) * span + s + s2], term,
+					   qp[kk * span + s2]);
+		mpz_mul_ui(bin, bin, n - j - cc);
+		mpz_divexact_ui(bin, bin, cc + 1);
+	}
+	mpz_clear(term);
+	mpz_clear(bin);
+}
+
+/*
+ * The successes less failures among the @k highest (or lowest) of the
+ * dice of @t, which explode with x: each die is kept by its value, the sum
+ * of its faces, and counts the successes of every face, so that each
+ * value comes with a distribution of successes. @j[v][s] is the weight of
+ * a die of value v and s successes (from -@depth - 1); the dice are then
+ * kept as fdc_dist_keep() keeps them, c dice of value v bringing the sum
+ * of the successes of the kk of them kept: @j[v] convolved kk times.
+ */
+static int fdc_dist_keep_x(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+			   u64 k, struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_mods *m = &t->mods;
+	unsigned int lim = c->e->explode_max, depth, len;
+	size_t nv, ns, span, cells, v, lv, s, s2, i, j, kk, n = t->count;
+	struct fdc_dice_dist f = { 0 };
+	mpz_t *jw = NULL, *cur = NULL, *nxt = NULL, *qp = NULL, *w = NULL,
+	      *nw = NULL, pv, fd;
+	s64 vmin, fmax;
+	double work;
+	int ret = -1;
+
+	depth = c->depth < lim ? c->depth : lim;
+	if (fdc_dist_face(c, t, &f))
+		return -1;
+	fmax = fdc_dist_max(&f);
+	vmin = f.min < 0 ? f.min * (s64)(depth + 1) : f.min;
+	nv = (size_t)((fmax > 0 ? fmax * (s64)(depth + 1) : fmax) - vmin) + 1;
+	ns = 2 * (size_t)depth + 3;
+	span = k * (ns - 1) + 1;
+	cells = (n + 1) * span;
+	if ((double)nv * ns > FDC_DIST_MAX || (double)cells > FDC_DIST_MAX) {
+		fdc_dice_dist_free(&f);
+		return fdc_dist_fail(c, "keeping dice that explode: too many states to compute");
+	}
+	work = fdc_dist_cost_keep_x((double)nv, (double)n, depth + 1, k, 1);
+	if (fdc_dist_charge(c, work, cells,
+			    (size_t)((depth + 1) * n * log2(mpz_get_d(f.den)) / 64) + 2)) {
+		fdc_dice_dist_free(&f);
+		return -1;
+	}
+	jw = malloc(nv * ns * sizeof(*jw));
+	cur = malloc(nv * ns * sizeof(*cur));
+	nxt = malloc(nv * ns * sizeof(*nxt));
+	qp = malloc((k + 1) * span * sizeof(*qp));
+	w = malloc(cells * sizeof(*w));
+	nw = malloc(cells * sizeof(*nw));
+	mpz_init(pv);
+	mpz_init_set(fd, f.den);
+	if (!jw || !cur || !nxt || !qp || !w || !nw) {
+		free(jw);
+		free(cur);
+		free(nxt);
+		free(qp);
+		free(w);
+		free(nw);
+		jw = NULL;
+		fdc_dist_fail(c, "out of memory");
+		goto out_clear;
+	}
+	for (i = 0; i < nv * ns; i++) {
+		mpz_init(jw[i]);
+		mpz_init(cur[i]);
+		mpz_init(nxt[i]);
+	}
+	for (i = 0; i < (k + 1) * span; i++)
+		mpz_init(qp[i]);
+	for (i = 0; i < cells; i++) {
+		mpz_init(w[i]);
+		mpz_init(nw[i]);
+	}
+
+	/* The chains of faces, one face more at a time: cur still explode. */
+	for (i = 0; i < f.n; i++) {
+		s64 face = f.min + f.step * (s64)i;
+		size_t at = (size_t)(face - vmin) * ns +
+			    (size_t)(depth + 1 + fdc_map_unit(face, m));
+
+		if (!mpz_sgn(f.w[i]))
+			continue;
+		if (lim && fdc_dice_match(&t->explode_on, face))
+			mpz_add(cur[at], cur[at], f.w[i]);
+		else
+			mpz_add(jw[at], jw[at], f.w[i]);
+	}
+	for (len = 1; len <= depth; len++) {
+		for (i = 0; i < nv * ns; i++) {
+			mpz_mul(jw[i], jw[i], fd);
+			mpz_set_ui(nxt[i], 0);
+		}
+		for (v = 0; v < nv; v++) {
+			for (s = 0; s < ns; s++) {
+				if (!mpz_sgn(cur[v * ns + s]))
+					continue;
+				for (i = 0; i < f.n; i++) {
+					s64 face = f.min + f.step * (s64)i;
+					/* The value vmin + v + face. */
+					size_t at = (size_t)((s64)v + face) * ns +
+						    (size_t)((s64)s + fdc_map_unit(face, m));
+
+					if (!mpz_sgn(f.w[i]))
+						continue;
+					if (len < lim &&
+					    fdc_dice_match(&t->explode_on, face))
+						mpz_addmul(nxt[at], cur[v * ns + s], f.w[i]);
+					else
+						mpz_addmul(jw[at], cur[v * ns + s], f.w[i]);
+				}
+			}
+		}
+		for (i = 0; i < nv * ns; i++)
+			mpz_swap(cur[i], nxt[i]);
+	}
+	mpz_pow_ui(fd, f.den, depth + 1);
+
+	/* Keep: walk the values from the best down, as fdc_dist_keep(). */
+	mpz_set_ui(w[0], 1);
+	for (lv = 0; lv < nv; lv++) {
+		v = t->mods.keep_low ? lv : nv - 1 - lv;
+		mpz_set_ui(pv, 0);
+		for (s = 0; s < ns; s++)
+			mpz_add(pv, pv, jw[v * ns + s]);
+		if (!mpz_sgn(pv))
+			continue;
+		/* qp[kk]: the successes of kk dice of this value. */
+		for (i = 0; i < (k + 1) * span; i++)
+			mpz_set_ui(qp[i], 0);
+		mpz_set_ui(qp[0], 1);
+		for (kk = 1; kk <= k; kk++)
+			for (s = 0; s < span; s++) {
+				if (!mpz_sgn(qp[(kk - 1) * span + s]))
+					continue;
+				for (s2 = 0; s2 < ns && s + s2 < span; s2++)
+					mpz_addmul(qp[kk * span + s + s2],
+						   qp[(kk - 1) * span + s],
+						   jw[v * ns + s2]);
+			}
+		for (i = 0; i < cells; i++)
+			mpz_set_ui(nw[i], 0);
+		for (j = 0; j <= n; j++)
+			for (s = 0; s < span; s++)
+				if (mpz_sgn(w[j * span + s]))
+					fdc_dist_keep_x_level(nw, w[j * span + s], j, s,
+							      n, k, span, pv, qp);
+		for (i = 0; i < cells; i++)
+			mpz_swap(w[i], nw[i]);
+	}
+	if (fdc_dist_init(c, d, -(s64)k * (depth + 1), 1, span))
+		goto out_clear;
+	for (s = 0; s < span; s++)
+		mpz_swap(d->w[s], w[n * span + s]);
+	mpz_pow_ui(d->den, fd, n);
+	ret = fdc_dist_trim(c, d);
+out_clear:
+	if (jw) {
+		for (i = 0; i < nv * ns; i++) {
+			mpz_clear(jw[i]);
+			mpz_clear(cur[i]);
+			mpz_clear(nxt[i]);
+		}
+		for (i = 0; i < (k + 1) * span; i++)
+			mpz_clear(qp[i]);
+		for (i = 0; i < cells; i++) {
+			mpz_clear(w[i]);
+			mpz_clear(nw[i]);
+		}
+		free(jw);
+		free(cur);
+		free(nxt);
+		free(qp);
+		free(w);
+		free(nw);
+	}
+	mpz_clear(pv);
+	mpz_clear(fd);
+	fdc_dice_dist_free(&f);
+	return ret;
+}
+
 /* ra: the first die showing @t->ra brings one more die. */
 static int fdc_dist_ra(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 		       const struct fdc_dice_dist *die, struct fdc_dice_dist *d)
@@ -698,7 +919,7 @@ static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 	memset(d, 0, sizeof(*d));
 	/* A die that explodes with x is kept whole but counted face by face. */
 	if (keep && m->success.op && per_face)
-		return fdc_dist_fail(c, fdc_dist_x_kept);
+		return k ? fdc_dist_keep_x(c, t, k, d) : fdc_dist_const(c, d, 0);
 	if (fdc_dist_chain(c, t, m->success.op && per_face ? m : NULL, &die))
 		return -1;
 	/* Kept dice are ranked by their faces, then counted. */
@@ -1417,6 +1638,11 @@ static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
 	*support = total;
 	limbs = n * chain * log2(faces * faces + 1) / 64 + 2;
 	/* Sums of 1, 2, ... n dice: the sizes grow linearly, so a third. */
+	if (t->mods.has_keep && t->mods.success.op &&
+	    t->explode == FDC_EXPLODE_WHOLE)
+		return fdc_dist_cost_keep_x(per_die, n, chain,
+					    fdc_dice_kept_count(&t->mods, t->count),
+					    limbs);
 	if (t->mods.has_keep)
 		return per_die * total * n * limbs;
 	if (!t->explode && !t->nreroll)

@@ -299,7 +299,7 @@ t 0 "--stats 10d6!" "$bin" $s roll --stats -n 2000 '10d6!' &&
 	has "$tmp/out" "exact to " "10d6!: depth and rest"
 # Products, quotients, kept successes and kept items: computed, with only
 # the possible totals (1d6*1d6 has 18), the distributions checked in
-# test_dice; what stays refused is refused by name, at once.
+# test_dice; what is too large is refused by name, at once.
 t 0 "--stats 1d6*1d6" "$bin" $s roll --stats -n 1000 '1d6*1d6' &&
 	same "$(grep -cE '^ +[0-9]+ +[0-9]+ +0\.[0-9]+ +0\.[0-9]+' "$tmp/out")" 18 \
 		"1d6*1d6 lists its 18 totals"
@@ -307,8 +307,8 @@ for x in 'floor(1d20/1d4)' '4d6kh3>4' '{1d6,1d8,1d10}kh2' '{3d6,2d8,1d20}dl1'; d
 	t 0 "--stats $x" "$bin" $s roll --stats -n 1000 "$x" &&
 		has "$tmp/out" "degrees of freedom: p = " "--stats $x"
 done
-t 1 "--stats 3d6xk2>4 refused" "$bin" $s roll --stats 3d6xk2\>4 &&
-	has "$tmp/err" "successes among kept dice that explode with 'x'" "3d6xk2>4"
+t 0 "--stats 4d6xkh3>5" "$bin" $s roll --stats -n 1000 '4d6xkh3>5' &&
+	has "$tmp/out" "exact to " "4d6xkh3>5: depth and rest"
 t 1 "--stats 1000d6*1000d6 refused at once" timeout 10 "$bin" $s roll --stats '1000d6*1000d6' &&
 	has "$tmp/err" "too many pairs" "1000d6*1000d6"
 # One explosion limit: 500000d2x never fails.

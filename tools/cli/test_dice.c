@@ -580,6 +580,12 @@ static void fdt_dist(void)
 	fdt_dist_one("{1d4!,1d6,1d3}kh2>3f1", 2, NULL);
 	fdt_dist_one("round(1d4!/1d3)", 2, NULL);
 	fdt_dist_one("4dFkh2>0", 0, "4dFkl2>0");
+	/* Kept by the sum of their faces, counted face by face: x. */
+	fdt_dist_one("3d4xk2>3", 2, "3d4xkl2>3");
+	fdt_dist_one("3d4xkl2>3", 2, NULL);
+	fdt_dist_one("4d6xkh3>5f1", 2, "4d6xkh3>5");
+	fdt_dist_one("3d4x3dh1>3f2", 1, NULL);
+	fdt_dist_one("3d6xk2>4", 3, NULL);
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
 	fdt_dist_one("1d4!!", 0, NULL);
@@ -614,9 +620,6 @@ static void fdt_dist(void)
 	CHECK(fdt_parse(seventeen, &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "more than 16"), "17 items, k2 refused: '%s'", err);
-	CHECK(fdt_parse("3d6xk2>4", &e) &&
-	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      strstr(err, "explode with 'x'"), "3d6xk2>4 refused: '%s'", err);
 	CHECK(fdt_parse("d4611686018427387903", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too large"), "a huge die refused: '%s'", err);
