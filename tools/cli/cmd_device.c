@@ -363,8 +363,10 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 				 u64 rolls, bool json)
 {
 	u64 used = fdc_engine_bits_used(e);
-	double per = rolls ? (double)used / rolls : 0;
+	double held = fdc_engine_bits_held(e), spent = used - held;
+	double per = rolls ? spent / rolls : 0;
 
+	/* What the sampler's state holds at the end is not spent yet. */
 	fdc_user_source_describe(cfg, json);
 	if (json) {
 		fdc_json_key("sides");
@@ -373,6 +375,8 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 		fdc_json_u64(rolls);
 		fdc_json_key("fair_bits");
 		fdc_json_u64(used);
+		fdc_json_key("fair_bits_held");
+		fdc_json_double(held, 2);
 		fdc_json_key("fair_bits_read");
 		fdc_json_u64(e->bits_read);
 		fdc_json_key("fair_bits_per_roll");
@@ -381,7 +385,10 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 	}
 	printf("rolls:            %llu d%llu\n", (unsigned long long)rolls,
 	       (unsigned long long)sides);
-	printf("fair bits used:   %llu\n", (unsigned long long)used);
+	printf("fair bits used:   %.2f\n", spent);
+	printf("fair bits taken:  %llu (%.2f of them held %s)\n",
+	       (unsigned long long)used, held,
+	       "in the sampler's state for later rolls");
 	printf("fair bits read:   %llu\n", (unsigned long long)e->bits_read);
 	printf("fair bits per roll:     %.4f (log2 %llu = %.4f)\n", per,
 	       (unsigned long long)sides, log2((double)sides));

@@ -20,12 +20,22 @@
 
 #include "dice.h"
 
+/* What is not computed, said by name. */
+static const char fdc_dist_topk_many[] =
+	"keeping 2 or more items of a group of more than 16 is not computed";
+static const char fdc_dist_pairs_many[] =
+	"a product, quotient or remainder of two random values has too many pairs to compute";
+
 /* At most this many totals in one distribution, and faces on one die. */
 #define FDC_DIST_MAX		BIT_ULL(22)
 /* Limb operations (64-bit words) the whole computation may take. */
 #define FDC_DIST_WORK		1000000000.0
 /* Limbs in all the weights of one distribution. */
 #define FDC_DIST_LIMBS		BIT_ULL(27)
+/* At most this many pairs of values in one product, quotient or remainder. */
+#define FDC_DIST_PAIRS		BIT_ULL(20)
+/* Keeping 2 or more items of a group of at most this many. */
+#define FDC_DIST_TOPK		16
 /* Explosions are followed until the rest is below 2^-this. */
 #define FDC_DIST_REST_BITS	40
 
@@ -518,25 +528,58 @@ out_free:
 }
 
 /*
+ * What a kept item with the value of grid point @i of @g adds: its value
+ * (@unit NULL), or its successes less failures. Returned as an offset from
+ * the least, @lo, on the grid @lo + @step * offset.
+ */
+static size_t *fdc_dist_scores(const struct fdc_dice_dist *g,
+			       const struct fdc_dice_mods *unit, s64 *lo,
+			       s64 *step, size_t *top)
+{
+	size_t *off = malloc((g->n ? g->n : 1) * sizeof(*off)), i;
+
+	if (!off)
+		return NULL;
+	*lo = unit ? -(s64)!!unit->failure.op : g->min;
+	*step = unit ? 1 : g->step;
+	*top = unit ? 1 + !!unit->failure.op : g->n - 1;
+	for (i = 0; i < g->n; i++)
+		off[i] = unit ? (size_t)(fdc_map_unit(g->min + g->step * (s64)i,
+						      unit) - *lo) : i;
+	return off;
+}
+
+/*
  * The sum of the @k highest (or lowest) of @n dice each distributed as
- * @die: walk the faces from the best down, choosing how many dice show
- * each; a choice of c dice out of the m left is C(m, c) orders.
+ * @die, or with @unit the successes less failures among them: walk the
+ * faces from the best down, choosing how many dice show each; a choice of
+ * c dice out of the m left is C(m, c) orders. Dice of equal faces count
+ * alike, so that the ties do not matter.
  */
 static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die, u64 n,
-			 u64 k, bool low, struct fdc_dice_dist *d)
+			 u64 k, bool low, const struct fdc_dice_mods *unit,
+			 struct fdc_dice_dist *d)
 {
-	size_t m = die->n, span = k * (m - 1) + 1, v, j, s, cc, idx, kept;
+	size_t m = die->n, span, v, j, s, cc, idx, kept, top;
 	mpz_t *w, *nw, *pw, term;
 	mpz_t bin;
-	size_t cells = (n + 1) * span, i;
+	size_t cells, i, *off;
+	s64 lo, step;
 
-	if ((double)cells > FDC_DIST_MAX)
-		return fdc_dist_fail(c, "keeping dice: too many states to compute");
-	if (fdc_dist_charge(c, (double)m * cells * (n + 1), cells,
-			    fdc_dist_limbs(die) * (n + 1)))
+	off = fdc_dist_scores(die, unit, &lo, &step, &top);
+	if (!off)
+		return fdc_dist_fail(c, "out of memory");
+	span = k * top + 1;
+	cells = (n + 1) * span;
+	if ((double)cells > FDC_DIST_MAX ||
+	    fdc_dist_charge(c, (double)m * cells * (n + 1), cells,
+			    fdc_dist_limbs(die) * (n + 1)) ||
+	    fdc_dist_init(c, d, lo * (s64)k, step, span)) {
+		free(off);
+		if ((double)cells > FDC_DIST_MAX)
+			return fdc_dist_fail(c, "keeping dice: too many states to compute");
 		return -1;
-	if (fdc_dist_init(c, d, die->min * (s64)k, die->step, span))
-		return -1;
+	}
 	w = malloc(cells * sizeof(*w));
 	nw = malloc(cells * sizeof(*nw));
 	pw = malloc((n + 1) * sizeof(*pw));
@@ -544,6 +587,7 @@ static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die
 		free(w);
 		free(nw);
 		free(pw);
+		free(off);
 		return fdc_dist_fail(c, "out of memory");
 	}
 	for (i = 0; i < cells; i++) {
@@ -572,7 +616,8 @@ static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die
 				for (cc = 0; j + cc <= n; cc++) {
 					kept = j >= k ? 0 : (cc < k - j ? cc : k - j);
 					mpz_mul(term, w[j * span + s], pw[cc]);
-					mpz_addmul(nw[(j + cc) * span + s + kept * idx],
+					mpz_addmul(nw[(j + cc) * span + s +
+						      kept * off[idx]],
 						   term, bin);
 					/* C(n - j, cc + 1) from C(n - j, cc). */
 					mpz_mul_ui(bin, bin, n - j - cc);
@@ -597,7 +642,231 @@ static int fdc_dist_keep(struct fdc_dist_ctx *c, const struct fdc_dice_dist *die
 	free(w);
 	free(nw);
 	free(pw);
+	free(off);
 	return fdc_dist_trim(c, d);
+}
+
+/*
+ * Rough work of fdc_dist_keep_x(): @nv values of a die of @chain faces at
+ * most, @n dice of which @k are kept, weights of @limbs limbs.
+ */
+static double fdc_dist_cost_keep_x(double nv, double n, unsigned int chain,
+				   u64 k, double limbs)
+{
+	double ns = 2.0 * chain + 1, span = (double)k * (ns - 1) + 1;
+
+	return nv * (n + 1) * (n + 1) / 2 * span * ns * limbs / 4;
+}
+
+/*
+ * fdc_dist_keep_x() at one value: the @w ways of @j dice placed with @s
+ * successes kept, then 0 to @n - @j dice of this value (@pv the weight of
+ * one, @qp[kk] the successes of kk of them), the first of them kept until
+ * @k are.
+ */
+static void fdc_dist_keep_x_level(mpz_t *nw, const mpz_t w, size_t j,
+				  size_t s, size_t n, u64 k, size_t span,
+				  const mpz_t pv, mpz_t *qp)
+{
+	size_t cc, kk, s2;
+	mpz_t term, bin;
+
+	mpz_init(term);
+	mpz_init_set_ui(bin, 1);
+	for (cc = 0; j + cc <= n; cc++) {
+		kk = j >= k ? 0 : (cc < k - j ? cc : k - j);
+		/* C(n - j, cc) pv^(cc - kk) qp[kk]. */
+		mpz_pow_ui(term, pv, cc - kk);
+		mpz_mul(term, term, bin);
+		mpz_mul(term, term, w);
+		for (s2 = 0; s + s2 < span; s2++)
+			if (mpz_sgn(qp[kk * span + s2]))
+				mpz_addmul(nw[(j + cc) * span + s + s2], term,
+					   qp[kk * span + s2]);
+		mpz_mul_ui(bin, bin, n - j - cc);
+		mpz_divexact_ui(bin, bin, cc + 1);
+	}
+	mpz_clear(term);
+	mpz_clear(bin);
+}
+
+/*
+ * The successes less failures among the @k highest (or lowest) of the
+ * dice of @t, which explode with x: each die is kept by its value, the sum
+ * of its faces, and counts the successes of every face, so that each
+ * value comes with a distribution of successes. @j[v][s] is the weight of
+ * a die of value v and s successes (from -@depth - 1); the dice are then
+ * kept as fdc_dist_keep() keeps them, c dice of value v bringing the sum
+ * of the successes of the kk of them kept: @j[v] convolved kk times.
+ */
+static int fdc_dist_keep_x(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
+			   u64 k, struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_mods *m = &t->mods;
+	unsigned int lim = c->e->explode_max, depth, len;
+	size_t nv, ns, span, cells, v, lv, s, s2, i, j, kk, n = t->count;
+	struct fdc_dice_dist f = { 0 };
+	mpz_t *jw = NULL, *cur = NULL, *nxt = NULL, *qp = NULL, *w = NULL,
+	      *nw = NULL, pv, fd;
+	s64 vmin, fmax;
+	double work;
+	int ret = -1;
+
+	depth = c->depth < lim ? c->depth : lim;
+	if (fdc_dist_face(c, t, &f))
+		return -1;
+	fmax = fdc_dist_max(&f);
+	vmin = f.min < 0 ? f.min * (s64)(depth + 1) : f.min;
+	nv = (size_t)((fmax > 0 ? fmax * (s64)(depth + 1) : fmax) - vmin) + 1;
+	ns = 2 * (size_t)depth + 3;
+	span = k * (ns - 1) + 1;
+	cells = (n + 1) * span;
+	if ((double)nv * ns > FDC_DIST_MAX || (double)cells > FDC_DIST_MAX) {
+		fdc_dice_dist_free(&f);
+		return fdc_dist_fail(c, "keeping dice that explode: too many states to compute");
+	}
+	work = fdc_dist_cost_keep_x((double)nv, (double)n, depth + 1, k, 1);
+	if (fdc_dist_charge(c, work, cells,
+			    (size_t)((depth + 1) * n * log2(mpz_get_d(f.den)) / 64) + 2)) {
+		fdc_dice_dist_free(&f);
+		return -1;
+	}
+	jw = malloc(nv * ns * sizeof(*jw));
+	cur = malloc(nv * ns * sizeof(*cur));
+	nxt = malloc(nv * ns * sizeof(*nxt));
+	qp = malloc((k + 1) * span * sizeof(*qp));
+	w = malloc(cells * sizeof(*w));
+	nw = malloc(cells * sizeof(*nw));
+	mpz_init(pv);
+	mpz_init_set(fd, f.den);
+	if (!jw || !cur || !nxt || !qp || !w || !nw) {
+		free(jw);
+		free(cur);
+		free(nxt);
+		free(qp);
+		free(w);
+		free(nw);
+		jw = NULL;
+		fdc_dist_fail(c, "out of memory");
+		goto out_clear;
+	}
+	for (i = 0; i < nv * ns; i++) {
+		mpz_init(jw[i]);
+		mpz_init(cur[i]);
+		mpz_init(nxt[i]);
+	}
+	for (i = 0; i < (k + 1) * span; i++)
+		mpz_init(qp[i]);
+	for (i = 0; i < cells; i++) {
+		mpz_init(w[i]);
+		mpz_init(nw[i]);
+	}
+
+	/* The chains of faces, one face more at a time: cur still explode. */
+	for (i = 0; i < f.n; i++) {
+		s64 face = f.min + f.step * (s64)i;
+		size_t at = (size_t)(face - vmin) * ns +
+			    (size_t)(depth + 1 + fdc_map_unit(face, m));
+
+		if (!mpz_sgn(f.w[i]))
+			continue;
+		if (lim && fdc_dice_match(&t->explode_on, face))
+			mpz_add(cur[at], cur[at], f.w[i]);
+		else
+			mpz_add(jw[at], jw[at], f.w[i]);
+	}
+	for (len = 1; len <= depth; len++) {
+		for (i = 0; i < nv * ns; i++) {
+			mpz_mul(jw[i], jw[i], fd);
+			mpz_set_ui(nxt[i], 0);
+		}
+		for (v = 0; v < nv; v++) {
+			for (s = 0; s < ns; s++) {
+				if (!mpz_sgn(cur[v * ns + s]))
+					continue;
+				for (i = 0; i < f.n; i++) {
+					s64 face = f.min + f.step * (s64)i;
+					/* The value vmin + v + face. */
+					size_t at = (size_t)((s64)v + face) * ns +
+						    (size_t)((s64)s + fdc_map_unit(face, m));
+
+					if (!mpz_sgn(f.w[i]))
+						continue;
+					if (len < lim &&
+					    fdc_dice_match(&t->explode_on, face))
+						mpz_addmul(nxt[at], cur[v * ns + s], f.w[i]);
+					else
+						mpz_addmul(jw[at], cur[v * ns + s], f.w[i]);
+				}
+			}
+		}
+		for (i = 0; i < nv * ns; i++)
+			mpz_swap(cur[i], nxt[i]);
+	}
+	mpz_pow_ui(fd, f.den, depth + 1);
+
+	/* Keep: walk the values from the best down, as fdc_dist_keep(). */
+	mpz_set_ui(w[0], 1);
+	for (lv = 0; lv < nv; lv++) {
+		v = t->mods.keep_low ? lv : nv - 1 - lv;
+		mpz_set_ui(pv, 0);
+		for (s = 0; s < ns; s++)
+			mpz_add(pv, pv, jw[v * ns + s]);
+		if (!mpz_sgn(pv))
+			continue;
+		/* qp[kk]: the successes of kk dice of this value. */
+		for (i = 0; i < (k + 1) * span; i++)
+			mpz_set_ui(qp[i], 0);
+		mpz_set_ui(qp[0], 1);
+		for (kk = 1; kk <= k; kk++)
+			for (s = 0; s < span; s++) {
+				if (!mpz_sgn(qp[(kk - 1) * span + s]))
+					continue;
+				for (s2 = 0; s2 < ns && s + s2 < span; s2++)
+					mpz_addmul(qp[kk * span + s + s2],
+						   qp[(kk - 1) * span + s],
+						   jw[v * ns + s2]);
+			}
+		for (i = 0; i < cells; i++)
+			mpz_set_ui(nw[i], 0);
+		for (j = 0; j <= n; j++)
+			for (s = 0; s < span; s++)
+				if (mpz_sgn(w[j * span + s]))
+					fdc_dist_keep_x_level(nw, w[j * span + s], j, s,
+							      n, k, span, pv, qp);
+		for (i = 0; i < cells; i++)
+			mpz_swap(w[i], nw[i]);
+	}
+	if (fdc_dist_init(c, d, -(s64)k * (depth + 1), 1, span))
+		goto out_clear;
+	for (s = 0; s < span; s++)
+		mpz_swap(d->w[s], w[n * span + s]);
+	mpz_pow_ui(d->den, fd, n);
+	ret = fdc_dist_trim(c, d);
+out_clear:
+	if (jw) {
+		for (i = 0; i < nv * ns; i++) {
+			mpz_clear(jw[i]);
+			mpz_clear(cur[i]);
+			mpz_clear(nxt[i]);
+		}
+		for (i = 0; i < (k + 1) * span; i++)
+			mpz_clear(qp[i]);
+		for (i = 0; i < cells; i++) {
+			mpz_clear(w[i]);
+			mpz_clear(nw[i]);
+		}
+		free(jw);
+		free(cur);
+		free(nxt);
+		free(qp);
+		free(w);
+		free(nw);
+	}
+	mpz_clear(pv);
+	mpz_clear(fd);
+	fdc_dice_dist_free(&f);
+	return ret;
 }
 
 /* ra: the first die showing @t->ra brings one more die. */
@@ -643,23 +912,27 @@ static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 	bool per_face = t->explode != FDC_EXPLODE_NONE &&
 			t->explode != FDC_EXPLODE_COMPOUND;
 	u64 k = fdc_dice_kept_count(m, t->count);
+	bool keep = m->has_keep && k < t->count;
 	struct fdc_dice_dist die = { 0 };
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (m->has_keep && m->success.op)
-		return fdc_dist_fail(c, "counting successes among kept dice is not computed");
+	/* A die that explodes with x is kept whole but counted face by face. */
+	if (keep && m->success.op && per_face)
+		return k ? fdc_dist_keep_x(c, t, k, d) : fdc_dist_const(c, d, 0);
 	if (fdc_dist_chain(c, t, m->success.op && per_face ? m : NULL, &die))
 		return -1;
-	if (m->success.op && !per_face &&
+	/* Kept dice are ranked by their faces, then counted. */
+	if (m->success.op && !per_face && !keep &&
 	    fdc_dist_apply(c, &die, fdc_map_unit, m)) {
 		fdc_dice_dist_free(&die);
 		return -1;
 	}
 	if (t->has_ra)
 		ret = fdc_dist_ra(c, t, &die, d);
-	else if (m->has_keep && k < t->count)
-		ret = k ? fdc_dist_keep(c, &die, t->count, k, m->keep_low, d) :
+	else if (keep)
+		ret = k ? fdc_dist_keep(c, &die, t->count, k, m->keep_low,
+					m->success.op ? m : NULL, d) :
 			  fdc_dist_const(c, d, 0);
 	else
 		ret = fdc_dist_repeat(c, d, &die, t->count);
@@ -717,6 +990,89 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	return fdc_dist_trim(c, d);
 }
 
+/*
+ * The sum of the @k highest (or lowest) of @n independent items, or with
+ * @unit their successes less failures: walk the values from the best
+ * down, giving each value to any of the items not yet placed; the state
+ * is the set of items placed and what the kept ones add up to. Items of
+ * equal values count alike, so that the ties do not matter.
+ */
+static int fdc_dist_topk(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
+			 unsigned int n, u64 k, bool low,
+			 const struct fdc_dice_mods *unit, struct fdc_dice_dist *d)
+{
+	size_t span, top, cells, v, lv, s, set, full, *off;
+	mpz_t *w;
+	unsigned int i;
+	s64 lo, step;
+	int ret = -1;
+
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	if (n > FDC_DIST_TOPK)
+		return fdc_dist_fail(c, fdc_dist_topk_many);
+	off = fdc_dist_scores(&it[0], unit, &lo, &step, &top);
+	if (!off)
+		return fdc_dist_fail(c, "out of memory");
+	span = k * top + 1;
+	full = ((size_t)1 << n) - 1;
+	cells = (full + 1) * span;
+	if ((double)cells > FDC_DIST_MAX) {
+		free(off);
+		return fdc_dist_fail(c, "keeping items of a group: too many states to compute");
+	}
+	if (fdc_dist_charge(c, (double)it[0].n * n * cells, cells,
+			    fdc_dist_limbs(&it[0]) * n) ||
+	    fdc_dist_init(c, d, lo * (s64)k, step, span)) {
+		free(off);
+		return -1;
+	}
+	w = malloc(cells * sizeof(*w));
+	if (!w) {
+		free(off);
+		return fdc_dist_fail(c, "out of memory");
+	}
+	for (s = 0; s < cells; s++)
+		mpz_init(w[s]);
+	mpz_set_ui(w[0], 1);
+	for (lv = 0; lv < it[0].n; lv++) {
+		v = low ? lv : it[0].n - 1 - lv;
+		for (i = 0; i < n; i++) {
+			if (!mpz_sgn(it[i].w[v]))
+				continue;
+			/* Sets without i: only sets with i change. */
+			for (set = 0; set <= full; set++) {
+				size_t to = set | ((size_t)1 << i);
+				size_t add = (u64)__builtin_popcountll(set) < k ?
+					     off[v] : 0;
+
+				if (to == set)
+					continue;
+				for (s = 0; s + add < span; s++)
+					if (mpz_sgn(w[set * span + s]))
+						mpz_addmul(w[to * span + s + add],
+							   w[set * span + s],
+							   it[i].w[v]);
+			}
+		}
+	}
+	for (s = 0; s < span; s++)
+		mpz_swap(d->w[s], w[full * span + s]);
+	mpz_set_ui(d->den, 1);
+	for (i = 0; i < n; i++)
+		mpz_mul(d->den, d->den, it[i].den);
+	ret = fdc_dist_trim(c, d);
+	for (s = 0; s < cells; s++)
+		mpz_clear(w[s]);
+	free(w);
+	free(off);
+	return ret;
+}
+
 static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			  struct fdc_dice_dist *d)
 {
@@ -730,14 +1086,13 @@ static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 		if (fdc_dist_node(c, c->e->items[g->first + n], &it[n]))
 			goto out_free;
 	if (g->mods.has_keep && k < g->nitems) {
-		if (g->mods.success.op)
-			ret = fdc_dist_fail(c, "successes of kept items are not computed");
-		else if (k == 0)
+		if (k == 0)
 			ret = fdc_dist_const(c, d, 0);
-		else if (k == 1)
+		else if (k == 1 && !g->mods.success.op)
 			ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
 		else
-			ret = fdc_dist_fail(c, "keeping 2 or more items, not all, is not computed");
+			ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low,
+					    g->mods.success.op ? &g->mods : NULL, d);
 		goto out_free;
 	}
 	if (fdc_dist_const(c, d, 0))
@@ -819,18 +1174,348 @@ static bool fdc_dist_is_const(const struct fdc_dice_expr *e, unsigned int idx,
 	return n->lo == n->hi && n->den == 1;
 }
 
-static int fdc_dist_round(struct fdc_dist_ctx *c, const struct fdc_dice_node *n,
+/* ------------------------------------------------------------------------
+ * Values off a grid: products, quotients and remainders of two random
+ * values, and the fractions on the way to a whole total
+ */
+
+/**
+ * struct fdc_qv - one value of a sparse distribution, and its weight
+ * @n: numerator
+ * @d: denominator, positive, in lowest terms with @n
+ * @fl: floor(@n / @d), the first key of the order
+ * @w: the weight
+ */
+struct fdc_qv {
+	__int128 n;
+	__int128 d;
+	__int128 fl;
+	mpz_t w;
+};
+
+/**
+ * struct fdc_qdist - a distribution as a list of its possible values
+ * @n: how many (after fdc_qdist_sort(), in increasing order, distinct)
+ * @v: the values and their weights
+ * @den: the common denominator of the weights
+ */
+struct fdc_qdist {
+	size_t n;
+	struct fdc_qv *v;
+	mpz_t den;
+};
+
+static __int128 fdc_q_floor(__int128 a, __int128 b)
+{
+	__int128 q = a / b;
+
+	return (a % b && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* @v := @n / @d in lowest terms (@d != 0). */
+static void fdc_qv_set(struct fdc_qv *v, __int128 n, __int128 d)
+{
+	__int128 a, b, t;
+
+	if (d < 0) {
+		n = -n;
+		d = -d;
+	}
+	a = n < 0 ? -n : n;
+	b = d;
+	while (b) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	if (a > 1) {
+		n /= a;
+		d /= a;
+	}
+	v->n = n;
+	v->d = d;
+	v->fl = fdc_q_floor(n, d);
+}
+
+/*
+ * The order of two values: by their floors, then by the fractions left,
+ * whose cross products stay below 2^80 (the parser keeps denominators
+ * below 2^40).
+ */
+static int fdc_qv_cmp(const void *pa, const void *pb)
+{
+	const struct fdc_qv *a = pa, *b = pb;
+	__int128 ra, rb;
+
+	if (a->fl != b->fl)
+		return a->fl < b->fl ? -1 : 1;
+	ra = (a->n - a->fl * a->d) * b->d;
+	rb = (b->n - b->fl * b->d) * a->d;
+	return ra < rb ? -1 : ra > rb;
+}
+
+static void fdc_qdist_free(struct fdc_qdist *q)
+{
+	size_t i;
+
+	if (q->v) {
+		for (i = 0; i < q->n; i++)
+			mpz_clear(q->v[i].w);
+		free(q->v);
+		mpz_clear(q->den);
+	}
+	q->v = NULL;
+	q->n = 0;
+}
+
+static int fdc_qdist_init(struct fdc_dist_ctx *c, struct fdc_qdist *q, size_t n)
+{
+	size_t i;
+
+	q->n = 0;
+	q->v = malloc((n ? n : 1) * sizeof(*q->v));
+	if (!q->v)
+		return fdc_dist_fail(c, "out of memory");
+	mpz_init_set_ui(q->den, 1);
+	for (i = 0; i < n; i++)
+		mpz_init(q->v[i].w);
+	q->n = n;
+	return 0;
+}
+
+/* Sort the values and add up the weights of equal ones. */
+static void fdc_qdist_sort(struct fdc_qdist *q)
+{
+	size_t i, j = 0;
+
+	qsort(q->v, q->n, sizeof(*q->v), fdc_qv_cmp);
+	for (i = 0; i < q->n; i++) {
+		if (j && !fdc_qv_cmp(&q->v[j - 1], &q->v[i])) {
+			mpz_add(q->v[j - 1].w, q->v[j - 1].w, q->v[i].w);
+			mpz_clear(q->v[i].w);
+			continue;
+		}
+		if (i != j)
+			q->v[j] = q->v[i];
+		j++;
+	}
+	q->n = j;
+}
+
+/* @q := the possible values of @d. */
+static int fdc_qdist_from(struct fdc_dist_ctx *c, struct fdc_qdist *q,
+			  const struct fdc_dice_dist *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += mpz_sgn(d->w[i]) != 0;
+	if (fdc_qdist_init(c, q, n))
+		return -1;
+	mpz_set(q->den, d->den);
+	for (i = 0, n = 0; i < d->n; i++) {
+		if (!mpz_sgn(d->w[i]))
+			continue;
+		fdc_qv_set(&q->v[n], d->min + d->step * (s64)i, 1);
+		mpz_set(q->v[n].w, d->w[i]);
+		n++;
+	}
+	return 0;
+}
+
+/* @d := @q, whose values must all be whole (the parser sees to it). */
+static int fdc_qdist_grid(struct fdc_dist_ctx *c, const struct fdc_qdist *q,
 			  struct fdc_dice_dist *d)
 {
+	s64 lo = q->n ? (s64)q->v[0].n : 0;
+	s64 hi = q->n ? (s64)q->v[q->n - 1].n : 0;
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (q->v[i].d != 1)
+			return fdc_dist_fail(c, "a total on the way can be a fraction");
+	if ((u64)(hi - lo) >= FDC_DIST_MAX)
+		return fdc_dist_fail(c, "the distribution has too many totals to compute");
+	if (fdc_dist_init(c, d, lo, 1, (size_t)(hi - lo) + 1))
+		return -1;
+	mpz_set(d->den, q->den);
+	for (i = 0; i < q->n; i++)
+		mpz_set(d->w[(s64)q->v[i].n - lo], q->v[i].w);
+	if (fdc_dist_charge(c, (double)d->n, d->n, fdc_dist_limbs(d)))
+		return -1;
+	return fdc_dist_trim(c, d);
+}
+
+/* @q := the distribution of op(X) for a unary @kind: -, abs and roundings. */
+static void fdc_qdist_unary(struct fdc_qdist *q, enum fdc_node_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < q->n; i++) {
+		__int128 n = q->v[i].n, d = q->v[i].d;
+
+		switch (kind) {
+		case FDC_NODE_NEG:
+			fdc_qv_set(&q->v[i], -n, d);
+			break;
+		case FDC_NODE_ABS:
+			fdc_qv_set(&q->v[i], n < 0 ? -n : n, d);
+			break;
+		case FDC_NODE_FLOOR:
+			fdc_qv_set(&q->v[i], fdc_q_floor(n, d), 1);
+			break;
+		case FDC_NODE_CEIL:
+			fdc_qv_set(&q->v[i], -fdc_q_floor(-n, d), 1);
+			break;
+		default:
+			/* round: halves go up, as the roller rounds. */
+			fdc_qv_set(&q->v[i], fdc_q_floor(2 * n + d, 2 * d), 1);
+			break;
+		}
+	}
+	fdc_qdist_sort(q);
+}
+
+/*
+ * @r := the distribution of X op Y, X ~ @a and Y ~ @b independent, over
+ * every pair of their values; the quotients are exact fractions, the
+ * remainder takes the sign of the dividend, as the roller has them.
+ */
+static int fdc_qdist_pair(struct fdc_dist_ctx *c, enum fdc_node_kind kind,
+			  const struct fdc_qdist *a, const struct fdc_qdist *b,
+			  struct fdc_qdist *r)
+{
+	double pairs = (double)a->n * (double)b->n;
+	size_t i, j, k = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (pairs > FDC_DIST_PAIRS)
+		return fdc_dist_fail(c, fdc_dist_pairs_many);
+	if (fdc_dist_charge(c, pairs * 8, (size_t)pairs,
+			    mpz_size(a->den) + mpz_size(b->den) + 1) ||
+	    fdc_qdist_init(c, r, (size_t)pairs))
+		return -1;
+	mpz_mul(r->den, a->den, b->den);
+	for (i = 0; i < a->n; i++) {
+		const struct fdc_qv *x = &a->v[i];
+
+		for (j = 0; j < b->n; j++, k++) {
+			const struct fdc_qv *y = &b->v[j];
+			struct fdc_qv *z = &r->v[k];
+
+			switch (kind) {
+			case FDC_NODE_ADD:
+				fdc_qv_set(z, x->n * y->d + y->n * x->d, x->d * y->d);
+				break;
+			case FDC_NODE_SUB:
+				fdc_qv_set(z, x->n * y->d - y->n * x->d, x->d * y->d);
+				break;
+			case FDC_NODE_MUL:
+				fdc_qv_set(z, x->n * y->n, x->d * y->d);
+				break;
+			case FDC_NODE_DIV:
+				fdc_qv_set(z, x->n * y->d, x->d * y->n);
+				break;
+			default:
+				/* %: both whole, the divisor never 0. */
+				fdc_qv_set(z, x->n % y->n, 1);
+				break;
+			}
+			mpz_mul(z->w, x->w, y->w);
+		}
+	}
+	fdc_qdist_sort(r);
+	return 0;
+}
+
+/* The distribution of node @idx as a list of values, fractions or not. */
+static int fdc_dist_qnode(struct fdc_dist_ctx *c, unsigned int idx,
+			  struct fdc_qdist *q)
+{
+	const struct fdc_dice_node *n = &c->e->node[idx];
+	struct fdc_dice_dist g;
+	struct fdc_qdist a = { 0 }, b = { 0 };
+	int ret = -1;
+
+	memset(q, 0, sizeof(*q));
+	if (n->den == 1) {
+		if (fdc_dist_node(c, idx, &g))
+			return -1;
+		ret = fdc_qdist_from(c, q, &g);
+		fdc_dice_dist_free(&g);
+		return ret;
+	}
+	switch (n->kind) {
+	case FDC_NODE_NEG:
+	case FDC_NODE_ABS:
+		if (fdc_dist_qnode(c, n->a, q))
+			return -1;
+		fdc_qdist_unary(q, n->kind);
+		return 0;
+	case FDC_NODE_ADD:
+	case FDC_NODE_SUB:
+	case FDC_NODE_MUL:
+	case FDC_NODE_DIV:
+		if (!fdc_dist_qnode(c, n->a, &a) && !fdc_dist_qnode(c, n->b, &b))
+			ret = fdc_qdist_pair(c, n->kind, &a, &b, q);
+		break;
+	default:
+		ret = fdc_dist_fail(c, "this operator is not computed");
+		break;
+	}
+	fdc_qdist_free(&a);
+	fdc_qdist_free(&b);
+	if (ret)
+		fdc_qdist_free(q);
+	return ret;
+}
+
+/* Node @idx, whole, computed over the pairs of values of its operands. */
+static int fdc_dist_pairs(struct fdc_dist_ctx *c, unsigned int idx,
+			  struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_node *n = &c->e->node[idx];
+	struct fdc_qdist a = { 0 }, b = { 0 }, r = { 0 };
+	int ret = -1;
+
+	switch (n->kind) {
+	case FDC_NODE_FLOOR:
+	case FDC_NODE_CEIL:
+	case FDC_NODE_ROUND:
+	case FDC_NODE_NEG:
+	case FDC_NODE_ABS:
+		if (fdc_dist_qnode(c, n->a, &r))
+			break;
+		fdc_qdist_unary(&r, n->kind);
+		ret = fdc_qdist_grid(c, &r, d);
+		break;
+	default:
+		if (fdc_dist_qnode(c, n->a, &a) || fdc_dist_qnode(c, n->b, &b) ||
+		    fdc_qdist_pair(c, n->kind, &a, &b, &r))
+			break;
+		ret = fdc_qdist_grid(c, &r, d);
+		break;
+	}
+	fdc_qdist_free(&a);
+	fdc_qdist_free(&b);
+	fdc_qdist_free(&r);
+	return ret;
+}
+
+static int fdc_dist_round(struct fdc_dist_ctx *c, unsigned int idx,
+			  struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_node *n = &c->e->node[idx];
 	const struct fdc_dice_node *in = &c->e->node[n->a];
 	struct fdc_dice_dist a;
 	s64 arg[2];
 
 	if (in->den == 1)
 		return fdc_dist_node(c, n->a, d);
+	/* X/N on a grid: the quotients need not be listed one by one. */
 	if (in->kind != FDC_NODE_DIV || c->e->node[in->a].den != 1 ||
 	    !fdc_dist_is_const(c->e, in->b, &arg[1]))
-		return fdc_dist_fail(c, "only floor, ceil or round of X/N is computed");
+		return fdc_dist_pairs(c, idx, d);
 	arg[0] = n->kind;
 	if (fdc_dist_node(c, in->a, &a))
 		return -1;
@@ -860,12 +1545,25 @@ static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_di
 	case FDC_NODE_FLOOR:
 	case FDC_NODE_CEIL:
 	case FDC_NODE_ROUND:
-		return fdc_dist_round(c, n, d);
+		return fdc_dist_round(c, idx, d);
+	case FDC_NODE_DIV:
+		/* Whole only when dividing by 1 or -1. */
+		return fdc_dist_pairs(c, idx, d);
+	case FDC_NODE_MUL:
+		if (!fdc_dist_is_const(c->e, n->a, &k) &&
+		    !fdc_dist_is_const(c->e, n->b, &k))
+			return fdc_dist_pairs(c, idx, d);
+		break;
+	case FDC_NODE_MOD:
+		if (!fdc_dist_is_const(c->e, n->b, &k))
+			return fdc_dist_pairs(c, idx, d);
+		break;
 	default:
 		break;
 	}
+	/* Whole, with fractions on the way: abs(1d6/2 - 1d4/2)*2. */
 	if (n->den > 1)
-		return fdc_dist_fail(c, "only floor, ceil or round of X/N is computed");
+		return fdc_dist_pairs(c, idx, d);
 	if (fdc_dist_node(c, n->a, &a))
 		return -1;
 	switch (n->kind) {
@@ -887,18 +1585,15 @@ static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_di
 	case FDC_NODE_MUL:
 		if (fdc_dist_is_const(c->e, n->b, &k)) {
 			ret = fdc_dist_map(c, d, &a, fdc_map_mul, &k);
-		} else if (fdc_dist_is_const(c->e, n->a, &k)) {
+		} else {
+			fdc_dist_is_const(c->e, n->a, &k);
 			if (!fdc_dist_node(c, n->b, &b))
 				ret = fdc_dist_map(c, d, &b, fdc_map_mul, &k);
-		} else {
-			ret = fdc_dist_fail(c, "the product of two random values is not computed");
 		}
 		break;
 	case FDC_NODE_MOD:
-		if (fdc_dist_is_const(c->e, n->b, &k))
-			ret = fdc_dist_map(c, d, &a, fdc_map_mod, &k);
-		else
-			ret = fdc_dist_fail(c, "'%' by a random value is not computed");
+		fdc_dist_is_const(c->e, n->b, &k);
+		ret = fdc_dist_map(c, d, &a, fdc_map_mod, &k);
 		break;
 	default:
 		ret = fdc_dist_fail(c, "this operator is not computed");
@@ -943,6 +1638,11 @@ static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
 	*support = total;
 	limbs = n * chain * log2(faces * faces + 1) / 64 + 2;
 	/* Sums of 1, 2, ... n dice: the sizes grow linearly, so a third. */
+	if (t->mods.has_keep && t->mods.success.op &&
+	    t->explode == FDC_EXPLODE_WHOLE)
+		return fdc_dist_cost_keep_x(per_die, n, chain,
+					    fdc_dice_kept_count(&t->mods, t->count),
+					    limbs);
 	if (t->mods.has_keep)
 		return per_die * total * n * limbs;
 	if (!t->explode && !t->nreroll)
@@ -950,11 +1650,81 @@ static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
 	return total * per_die * n * limbs / 3;
 }
 
+/*
+ * Rough work of keeping 2 or more, not all, of a group's items; -1 when
+ * there are too many items for it.
+ */
+static double fdc_dist_cost_group(const struct fdc_dice_expr *e,
+				  const struct fdc_dice_node *g)
+{
+	u64 k = fdc_dice_kept_count(&g->mods, g->nitems);
+	double lo = 0, hi = 0, span, cells;
+	unsigned int i;
+
+	if (!g->mods.has_keep || k >= g->nitems || !k ||
+	    (k == 1 && !g->mods.success.op))
+		return 0;
+	if (g->nitems > FDC_DIST_TOPK)
+		return -1;
+	for (i = 0; i < g->nitems; i++) {
+		const struct fdc_dice_node *it = &e->node[e->items[g->first + i]];
+
+		lo = i && lo < it->lo ? lo : (double)it->lo;
+		hi = i && hi > it->hi ? hi : (double)it->hi;
+	}
+	span = g->mods.success.op ? 3 : hi - lo + 1;
+	cells = (double)(1ULL << g->nitems) * ((double)k * span + 1);
+	if (cells > FDC_DIST_MAX)
+		return INFINITY;
+	return (hi - lo + 1) * g->nitems * cells * 2;
+}
+
+/*
+ * A bound on how many values node @idx can take, and in @pairs the most
+ * pairs of values one of its products, quotients or remainders lists.
+ */
+static double fdc_dist_supp(const struct fdc_dice_expr *e, unsigned int idx,
+			    double *pairs)
+{
+	const struct fdc_dice_node *n = &e->node[idx];
+	double range = (double)n->hi - (double)n->lo + 1, a, b, s;
+	s64 k;
+
+	switch (n->kind) {
+	case FDC_NODE_NUM:
+		return 1;
+	case FDC_NODE_DICE:
+	case FDC_NODE_GROUP:
+		return range;
+	case FDC_NODE_NEG:
+	case FDC_NODE_ABS:
+	case FDC_NODE_FLOOR:
+	case FDC_NODE_CEIL:
+	case FDC_NODE_ROUND:
+		s = fdc_dist_supp(e, n->a, pairs);
+		break;
+	default:
+		a = fdc_dist_supp(e, n->a, pairs);
+		b = fdc_dist_supp(e, n->b, pairs);
+		s = a * b;
+		if (n->kind == FDC_NODE_MUL && (fdc_dist_is_const(e, n->a, &k) ||
+						fdc_dist_is_const(e, n->b, &k)))
+			break;
+		if ((n->kind == FDC_NODE_ADD || n->kind == FDC_NODE_SUB) &&
+		    n->den == 1)
+			break;
+		if (s > *pairs)
+			*pairs = s;
+		break;
+	}
+	return n->den == 1 && range < s ? range : s;
+}
+
 static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 {
 	const struct fdc_dice_expr *e = c->e;
 	unsigned int i, want = 0, lim = e->explode_max;
-	double work, support;
+	double work, support, pairs = 0;
 
 	/* The depth that makes the rest small enough, for the worst die. */
 	for (i = 0; i < e->nnodes; i++) {
@@ -978,9 +1748,23 @@ static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 		}
 	}
 	c->depth = want ? want : 1;
+	fdc_dist_supp(e, e->root, &pairs);
+	if (pairs > FDC_DIST_PAIRS) {
+		snprintf(c->err, c->errlen, "%s (%.0f, at most %llu)",
+			 fdc_dist_pairs_many, pairs,
+			 (unsigned long long)FDC_DIST_PAIRS);
+		return -1;
+	}
 	for (;;) {
 		work = 0;
 		for (i = 0; i < e->nnodes; i++) {
+			if (e->node[i].kind == FDC_NODE_GROUP) {
+				double w = fdc_dist_cost_group(e, &e->node[i]);
+
+				if (w < 0)
+					return fdc_dist_fail(c, fdc_dist_topk_many);
+				work += w;
+			}
 			if (e->node[i].kind != FDC_NODE_DICE)
 				continue;
 			work += fdc_dist_cost_dice(&e->node[i].dice, c->depth,

@@ -3,6 +3,7 @@
  * fairdie tool - the exact engine: rolls of any size from any source.
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,31 @@ int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out)
 u64 fdc_engine_bits_used(const struct fdc_engine *e)
 {
 	return e->own_dice ? 0 : e->sampler.bits;
+}
+
+/**
+ * fdc_engine_bits_held() - the fair bits the sampler's state still holds
+ * @e: the engine
+ *
+ * The state is uniform on [0, M) (and on a second state's [0, M2), and on
+ * the digits of a batch not handed out yet): it holds log2 of the number of
+ * values it can take, fair bits taken in but not spent, which the next
+ * draws use. fdc_engine_bits_used() less this is what the draws so far
+ * cost, rejections included.
+ *
+ * Return: the bits held, 0 for a source that rolls its own dice.
+ */
+double fdc_engine_bits_held(const struct fdc_engine *e)
+{
+	const struct fd_sampler *s = &e->sampler;
+	double held;
+
+	if (e->own_dice)
+		return 0;
+	held = log2((double)s->m) + log2((double)s->m2);
+	if (s->ndigits)
+		held += s->ndigits * log2((double)s->sides);
+	return held;
 }
 
 /**

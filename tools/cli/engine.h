@@ -168,6 +168,7 @@ int fdc_engine_rolls_slow(struct fdc_engine *e, u64 sides, u64 *out,
 			  size_t n);
 int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out);
 u64 fdc_engine_bits_used(const struct fdc_engine *e);
+double fdc_engine_bits_held(const struct fdc_engine *e);
 
 /**
  * fdc_engine_rolls() - @n rolls of a die with @sides faces

@@ -538,9 +538,17 @@ static int fdc_shuf_stats(const struct fdc_shuf *sh, struct fdc_engine *e,
 		sh->repeat ? "K log2(N):" : k == n ? "log2(N!):" :
 		"log2(N!/(N-K)!):", need, sh->unit);
 	if (!fdc_source_is_device(&e->src)) {
-		fprintf(stderr, "fair bits used:   %llu (%.2f per %s)\n",
-			(unsigned long long)used,
-			(double)used / sh->times, sh->unit);
+		double held = fdc_engine_bits_held(e), spent = used - held;
+
+		/*
+		 * The sampler takes in more than it spends: what its state
+		 * holds at the end serves the next draws.
+		 */
+		fprintf(stderr, "fair bits used:   %.2f (%.2f per %s)\n", spent,
+			spent / sh->times, sh->unit);
+		fprintf(stderr, "fair bits taken:  %llu (%.2f of them held %s)\n",
+			(unsigned long long)used, held,
+			"in the sampler's state for later draws");
 		fprintf(stderr, "fair bits read:   %llu (%llu bytes of %s)\n",
 			(unsigned long long)e->bits_read,
 			(unsigned long long)e->bits_read / 8, e->src.name);

@@ -503,8 +503,9 @@ static void fdt_dist(void)
 {
 	struct fdc_dice_expr e;
 	struct fdc_dice_dist d;
-	char err[256];
+	char err[256], seventeen[80] = "{";
 	mpq_t rest;
+	unsigned int i;
 
 	fdt_dist_one("3d6", 0, "3d6+1");
 	fdt_dist_one("4d6k3", 0, "4d6kl3");
@@ -552,6 +553,39 @@ static void fdt_dist(void)
 	fdt_dist_one("3d6r1mi3ma5", 0, NULL);
 	fdt_dist_one("4dF+1d4", 0, NULL);
 	fdt_dist_one("d%", 0, NULL);
+	/* Over pairs of values: products, quotients, remainders. */
+	fdt_dist_one("1d6*1d6", 0, "1d6*6");
+	fdt_dist_one("(1d4+1)*2d6", 0, "(1d4+1)*2d6+1");
+	fdt_dist_one("floor(1d20/1d4)", 0, "ceil(1d20/1d4)");
+	fdt_dist_one("ceil(1d20/1d4)", 0, "round(1d20/1d4)");
+	fdt_dist_one("round(1d20/1d4)", 0, NULL);
+	fdt_dist_one("round(-1d7/1d4)", 0, NULL);
+	fdt_dist_one("floor(1d6/2 - 1d4/3)*2", 0, NULL);
+	fdt_dist_one("abs(floor(-1d6*1d4/1d3))", 0, NULL);
+	fdt_dist_one("1d20 % 1d6", 0, "1d20 % 6");
+	fdt_dist_one("(1d6-1d8) % 1d3", 0, NULL);
+	fdt_dist_one("2d4!*1d3", 2, NULL);
+	/* Successes among kept dice, and among kept items. */
+	fdt_dist_one("4d6kh3>4", 0, "4d6kl3>4");
+	fdt_dist_one("4d6kl3>4", 0, NULL);
+	fdt_dist_one("5d4dh2>3f1", 0, "5d4dl2>3f1");
+	fdt_dist_one("3d4!!k2>5", 2, NULL);
+	fdt_dist_one("{1d6,1d8,1d10}kh2>4", 0, "{1d6,1d8,1d10}>4");
+	fdt_dist_one("{1d6,1d4,1d8}kl1>3f1", 0, NULL);
+	/* Keeping 2 or more items of a group, not all. */
+	fdt_dist_one("{1d6,1d8,1d10}kh2", 0, "{1d6,1d8,1d10}kl2");
+	fdt_dist_one("{1d6,1d8,1d10}kl2", 0, NULL);
+	fdt_dist_one("{3d6,2d8,1d20}dl1", 0, "{3d6,2d8,1d20}dh1");
+	fdt_dist_one("{1d4,1d4+1,-1d3,1d2}dh2", 0, NULL);
+	fdt_dist_one("{1d4!,1d6,1d3}kh2>3f1", 2, NULL);
+	fdt_dist_one("round(1d4!/1d3)", 2, NULL);
+	fdt_dist_one("4dFkh2>0", 0, "4dFkl2>0");
+	/* Kept by the sum of their faces, counted face by face: x. */
+	fdt_dist_one("3d4xk2>3", 2, "3d4xkl2>3");
+	fdt_dist_one("3d4xkl2>3", 2, NULL);
+	fdt_dist_one("4d6xkh3>5f1", 2, "4d6xkh3>5");
+	fdt_dist_one("3d4x3dh1>3f2", 1, NULL);
+	fdt_dist_one("3d6xk2>4", 3, NULL);
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
 	fdt_dist_one("1d4!!", 0, NULL);
@@ -577,6 +611,15 @@ static void fdt_dist(void)
 	CHECK(fdt_parse("1000000d6", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too large"), "1000000d6 refused: '%s'", err);
+	for (i = 0; i < 17; i++)
+		memcpy(seventeen + 1 + 4 * i, i < 16 ? "1d6," : "1d6}k2", 4 + 2 * (i == 16));
+	CHECK(fdt_parse("1000d6*1000d6", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "too many pairs") && strstr(err, "1048576"),
+	      "1000d6*1000d6 refused: '%s'", err);
+	CHECK(fdt_parse(seventeen, &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "more than 16"), "17 items, k2 refused: '%s'", err);
 	CHECK(fdt_parse("d4611686018427387903", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too large"), "a huge die refused: '%s'", err);

@@ -267,6 +267,43 @@ static void fdt_shuffle_cost(void)
 	       (unsigned long long)n, per);
 	fdc_engine_close(&eng);
 
+	/*
+	 * One shuffle of 10, 52, 100 and 1000 items from a fresh state, on
+	 * several seeds: the sampler takes in at most log2(N!) + 64 bits (the
+	 * state it fills to 2^63 is all it keeps over), and what the state
+	 * still holds at the end accounts for the rest: the draws spend
+	 * log2(N!) and less than a bit more.
+	 */
+	for (i = 0; i < 16; i++) {
+		static const u64 sizes[] = { 10, 52, 100, 1000 };
+		u64 size = sizes[i % 4];
+		double spent;
+
+		big = malloc(size * sizeof(*big));
+		if (!big)
+			abort();
+		fdc_source_open_seed(&eng.src, 1000 + i);
+		fdc_engine_open_source(&eng, 0);
+		need = fdc_log2_factorial(size);
+		for (k = 0; k < size; k++)
+			big[k] = k;
+		bad = fdc_shuffle(&eng, big, size, size);
+		used = fdc_engine_bits_used(&eng);
+		spent = used - fdc_engine_bits_held(&eng);
+		CHECK(!bad && used <= need + 64 && spent > need - 0.000001 &&
+		      spent < need + 1,
+		      "shuffle of %llu: %llu bits taken, %.2f spent, log2(N!) = %.2f",
+		      (unsigned long long)size, (unsigned long long)used, spent,
+		      need);
+		if (i >= 12)
+			printf("shuffle of %llu, seed %llu: %llu bits taken, %.2f spent (%.2f)\n",
+			       (unsigned long long)size,
+			       (unsigned long long)(1000 + i),
+			       (unsigned long long)used, spent, need);
+		fdc_engine_close(&eng);
+		free(big);
+	}
+
 	/* 100000 items: within 0.02% of log2(100000!). */
 	big = malloc(100000 * sizeof(*big));
 	if (!big)
