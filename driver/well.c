@@ -194,8 +194,12 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			continue;
 		}
 
-		/* Too little for the queue: fetch, the lock released. */
-		k = fd_well_words(&w->well, k);
+		/*
+		 * Too little for the queue: fetch, the lock released, about
+		 * what this reader asks for (the others fetch for themselves),
+		 * so that its own turn does not wait for a long fetch.
+		 */
+		k = fd_well_words(&w->well, min(k, p->want_bits));
 		mutex_unlock(&w->lock);
 		if (raw->interrupted(ctx)) {
 			n = 0;

@@ -129,8 +129,8 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 			continue;
 		}
 
-		/* Too little for the queue: fetch, the lock released. */
-		k = fd_well_words(&w->well, k);
+		/* Too little for the queue: fetch what this reader asks for. */
+		k = fd_well_words(&w->well, k < p->want_bits ? k : p->want_bits);
 		pthread_mutex_unlock(&w->lock);
 		serr = raw->interrupted(ctx) ? -EINTR : 0;
 		for (n = 0; !serr && n < k &&
