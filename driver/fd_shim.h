@@ -95,6 +95,12 @@ typedef __s64 s64;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* A flag written under a lock and read without it, as in the kernel. */
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
+
 /* Like the kernel's WARN_ON_ONCE(): evaluates to the condition. */
 #define FD_WARN_ON(cond)	({ bool __c = !!(cond); assert(!__c); __c; })
 

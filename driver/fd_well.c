@@ -216,12 +216,17 @@ void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 {
 	c->present = true;
 	c->pipe = p;
-	c->served = false;
+	WRITE_ONCE(c->served, false);
 	if (c->queued) {
 		w->demand -= c->want;
 	} else {
-		/* Little credit for the time it did not wait. */
-		if (c->received + FD_WELL_SLACK_BITS < w->vclock)
+		/*
+		 * Little credit for the time it did not wait, and a debit for
+		 * a reader new to the well (CFS's START_DEBIT).
+		 */
+		if (!c->taken_before)
+			c->received = w->vclock + FD_WELL_DEBIT_BITS;
+		else if (c->received + FD_WELL_SLACK_BITS < w->vclock)
 			c->received = w->vclock - FD_WELL_SLACK_BITS;
 		c->since = now;
 		c->next = NULL;
@@ -248,8 +253,8 @@ void fd_well_leave(struct fd_well_client *c, u64 now)
 {
 	c->present = false;
 	c->pipe = NULL;
-	c->served = false;
-	c->notified = false;
+	WRITE_ONCE(c->served, false);
+	WRITE_ONCE(c->notified, false);
 	c->since = now;
 }
 
@@ -289,7 +294,7 @@ void fd_well_end_read(struct fd_well *w, struct fd_well_client *c)
 {
 	if (c->took)
 		fd_well_dequeue(w, c);
-	c->took = false;
+	WRITE_ONCE(c->took, false);
 }
 
 /*
@@ -305,15 +310,31 @@ static u32 fd_well_batch(const struct fd_well_client *c)
 
 /*
  * The waiting reader that received the fewest bits, the first of equals;
- * not one served that has not come back for more.
+ * not one served that has not come back for more. On the way, readers of
+ * a past epoch (the well failed since they joined) and readers away for
+ * FD_WELL_TURN_NS stop waiting: one pass over the queue does all its
+ * cleaning.
  */
-static struct fd_well_client *fd_well_next(const struct fd_well *w)
+static struct fd_well_client *fd_well_next(struct fd_well *w, u64 now)
 {
-	struct fd_well_client *c, *best = NULL;
+	struct fd_well_client **pp = &w->head, *c, *prev = NULL, *best = NULL;
 
-	for (c = w->head; c; c = c->next)
+	while ((c = *pp)) {
+		if (c->epoch != w->epoch ||
+		    (!c->present && now - c->since >= FD_WELL_TURN_NS)) {
+			*pp = c->next;
+			if (w->tail == c)
+				w->tail = prev;
+			w->demand -= c->want;
+			c->next = NULL;
+			c->queued = false;
+			continue;
+		}
 		if (!c->served && (!best || c->received < best->received))
 			best = c;
+		prev = c;
+		pp = &c->next;
+	}
 	return best;
 }
 
@@ -326,8 +347,9 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c)
 		w->vclock = c->received;
 	c->received += n;
 	c->generation = w->generation;
-	c->served = true;
-	c->took = true;
+	c->taken_before = true;
+	WRITE_ONCE(c->took, true);
+	WRITE_ONCE(c->served, true);
 }
 
 /**
@@ -350,19 +372,11 @@ u32 fd_well_serve(struct fd_well *w, u64 now)
 	struct fd_well_client *c;
 	u32 served = 0;
 
-	while ((c = fd_well_next(w))) {
-		if (c->epoch != w->epoch) {
-			fd_well_dequeue(w, c);
-			continue;
-		}
+	while ((c = fd_well_next(w, now))) {
 		if (!c->present) {
-			if (now - c->since >= FD_WELL_TURN_NS) {
-				fd_well_dequeue(w, c);
-				continue;
-			}
 			if (fd_well_level(w) >= fd_well_batch(c) &&
 			    c->notify && !c->notified) {
-				c->notified = true;
+				WRITE_ONCE(c->notified, true);
 				c->notify(c);
 			}
 			break;
@@ -381,6 +395,7 @@ u32 fd_well_serve(struct fd_well *w, u64 now)
  * fd_well_serve_early() - a reader that stops waiting takes what is there
  * @w: the well, after fd_well_begin()
  * @c: the reader, present
+ * @now: the time, in ns
  *
  * A reader that cannot wait for a whole batch (a nonblocking read whose
  * source underflows, a read at its deadline) takes what the well holds, if
@@ -388,10 +403,11 @@ u32 fd_well_serve(struct fd_well *w, u64 now)
  *
  * Return: whether it was served.
  */
-bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c)
+bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
+			 u64 now)
 {
 	if (!c->queued || !c->present || c->served || !fd_well_level(w) ||
-	    c->epoch != w->epoch || fd_well_next(w) != c)
+	    c->epoch != w->epoch || fd_well_next(w, now) != c)
 		return false;
 	fd_well_hand(w, c);
 	return true;
@@ -406,9 +422,14 @@ bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c)
  */
 u32 fd_well_need(const struct fd_well *w)
 {
-	u64 level = fd_well_level(w);
+	u64 level = fd_well_level(w), need;
 
 	if (w->demand <= level)
 		return 0;
-	return w->demand - level > ~0U ? ~0U : (u32)(w->demand - level);
+	need = w->demand - level;
+	/* Not more than the pool takes: words beyond it would be dropped. */
+	if (w->pipe.extractor != FAIRDIE_EXT_PERES &&
+	    need > fd_pool_room(&w->pipe.pool))
+		need = fd_pool_room(&w->pipe.pool);
+	return need > ~0U ? ~0U : (u32)need;
 }

@@ -25,10 +25,13 @@
  */
 #define FD_WELL_TURN_NS		5000000ULL
 /*
- * Fair bits a reader that starts waiting may count below the others: what
- * they took while it made its rolls between two reads is not lost to it.
+ * Fair bits a reader that starts waiting again may count below the others:
+ * what they took while it made its rolls between two reads is not lost to
+ * it. A reader that never took bits starts this much above them instead, so
+ * that a stream of new files cannot keep a waiting reader from its turn.
  */
-#define FD_WELL_SLACK_BITS	4096
+#define FD_WELL_SLACK_BITS	512
+#define FD_WELL_DEBIT_BITS	2048
 /* A reader is served once the well holds this much of what it asks for. */
 #define FD_WELL_BATCH_BITS	512
 
@@ -46,8 +49,8 @@ struct fd_well_client;
  * @head: the first reader waiting for bits, NULL if none
  * @tail: the last one
  * @demand: fair bits the waiting readers want, in all
- * @vclock: the @received of the readers when they were last served: the
- *	least a reader counts when it starts waiting
+ * @vclock: the @received of the readers when they were last served, from
+ *	which a reader counts when it starts waiting
  */
 struct fd_well {
 	struct fd_pipe pipe;
@@ -69,9 +72,9 @@ struct fd_well {
  * @notify: called (the well's lock held) when bits went to the reader
  *	while it is present, or wait for it while it is away; NULL if nothing
  *	is to be done
- * @received: fair bits it took from the well, counted from the well's
- *	@vclock when it started waiting: the one that counts least is served
- *	first
+ * @received: fair bits it took from the well, counted from about the
+ *	well's @vclock when it started waiting: the one that counts least is
+ *	served first
  * @since: when it started waiting or last left a read (ns)
  * @want: fair bits it asked for when it started waiting
  * @queued: it waits for bits
@@ -79,6 +82,7 @@ struct fd_well {
  * @served: bits went to @pipe while it was present
  * @notified: @notify was called while it was away
  * @took: bits went to it during its current read (fd_well_end_read())
+ * @taken_before: it took bits from the well before (since it was opened)
  */
 struct fd_well_client {
 	u32 epoch;
@@ -94,6 +98,7 @@ struct fd_well_client {
 	bool served;
 	bool notified;
 	bool took;
+	bool taken_before;
 };
 
 void fd_well_init(struct fd_well *w, u32 extractor, struct fd_peres *peres);
@@ -112,7 +117,8 @@ void fd_well_leave(struct fd_well_client *c, u64 now);
 void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c);
 void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
 u32 fd_well_serve(struct fd_well *w, u64 now);
-bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c);
+bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
+			 u64 now);
 u32 fd_well_need(const struct fd_well *w);
 
 #endif /* _FAIRDIE_WELL_H */

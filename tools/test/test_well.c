@@ -7,8 +7,8 @@
  *   order     the present reader that received the fewest bits is served
  *             first (equals in the order they came), up to what it asks
  *             for, once until it comes back; it waits until its read ends
- *             if it took bits; a newcomer counts from the clock (less the
- *             slack)
+ *             if it took bits; one back counts from the clock less a slack,
+ *             a new one from the clock plus a debit
  *   away      bits wait for a first reader that is away (a nonblocking
  *             read returned) FD_WELL_TURN_NS, and it is told once; then
  *             the next is served
@@ -78,6 +78,8 @@ static void reader_setup(struct fd_well_client *c, struct fd_pipe *p,
 	memset(p, 0, sizeof(*p));
 	fd_well_join(&well, c);
 	p->want_bits = want;
+	/* Counts from the clock (test_order checks the debit of a new one). */
+	c->taken_before = true;
 }
 
 static unsigned int notified;
@@ -164,12 +166,20 @@ static void test_order(void)
 	CHECK(!well.head && !well.tail && well.demand == 0 && !c[0].took,
 	      "order: the read's end ends the wait of who took bits");
 
-	/* A newcomer counts from the clock, less the slack. */
+	/* One back counts from the clock, less the slack. */
 	well.vclock = 10 * FD_WELL_SLACK_BITS;
 	c[2].received = 0;
 	fd_well_enter(&well, &c[2], &p[2], 2);
 	CHECK(c[2].received == 9 * FD_WELL_SLACK_BITS,
-	      "order: a newcomer counts from the clock, less the slack");
+	      "order: one back counts from the clock, less the slack");
+	fd_well_leave(&c[2], 2);
+	fd_well_dequeue(&well, &c[2]);
+	/* A reader new to the well starts above the clock: a debit. */
+	reader_setup(&c[2], &p[2], 64);
+	c[2].taken_before = false;
+	fd_well_enter(&well, &c[2], &p[2], 2);
+	CHECK(c[2].received == well.vclock + FD_WELL_DEBIT_BITS,
+	      "order: a new reader starts with a debit");
 	fd_well_leave(&c[2], 2);
 	fd_well_end_read(&well, &c[2]);
 	CHECK(c[2].queued, "order: a read that took nothing keeps its place");
@@ -240,14 +250,14 @@ static void test_early(void)
 	fd_well_enter(&well, &b, &pb, 0);
 	well_level(100);
 	CHECK(fd_well_serve(&well, 0) == 0, "early: 100 bits are no batch");
-	CHECK(!fd_well_serve_early(&well, &b) && !b.served,
+	CHECK(!fd_well_serve_early(&well, &b, 0) && !b.served,
 	      "early: not before the reader whose turn is next");
-	CHECK(fd_well_serve_early(&well, &a) && a.served && a.took &&
+	CHECK(fd_well_serve_early(&well, &a, 0) && a.served && a.took &&
 	      pa.pool.count == 100 && a.received == 100,
 	      "early: the next one giving up takes what is there");
-	CHECK(!fd_well_serve_early(&well, &b), "early: nothing left for b");
+	CHECK(!fd_well_serve_early(&well, &b, 0), "early: nothing left for b");
 	fd_well_leave(&a, 0);
-	CHECK(!fd_well_serve_early(&well, &a), "early: only while present");
+	CHECK(!fd_well_serve_early(&well, &a, 0), "early: only while present");
 	fd_well_end_read(&well, &a);
 	fd_well_dequeue(&well, &b);
 	CHECK(!well.head && !well.demand, "early: no one waits");
