@@ -234,6 +234,8 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 
 	err = hwrng_register(&h->rng);
 	if (err) {
+		/* Out of its well's queue before it is freed. */
+		fairdie_well_giveback(h->well, &h->client, &h->pipe);
 		mutex_destroy(&h->lock);
 		/* The core may have read early randomness already. */
 		kfree_sensitive(h);
@@ -269,6 +271,8 @@ void fairdie_hwrng_unregister(void)
 		return;
 	hwrng_unregister(&h->rng);
 	fairdie_hwrng = NULL;
+	/* Out of its well's queue before it is freed. */
+	fairdie_well_giveback(h->well, &h->client, &h->pipe);
 	mutex_destroy(&h->lock);
 	kfree_sensitive(h);
 }

@@ -651,7 +651,10 @@ static __poll_t fairdie_poll(struct file *file, poll_table *wait)
 		fairdie_set_dry(f);
 		return 0;
 	}
-	if (READ_ONCE(f->dry) || mutex_is_locked(&f->lock))
+	if (mutex_is_locked(&f->lock))
+		return 0;
+	/* Bits its well gathered for it wait for it (fairdie_turn_came()). */
+	if (READ_ONCE(f->dry) && !READ_ONCE(f->client.notified))
 		return 0;
 	return EPOLLIN | EPOLLRDNORM;
 }

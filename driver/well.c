@@ -102,16 +102,29 @@ static void fairdie_well_failed(struct fairdie_well *w, u32 source)
 			    task_pid_nr(current));
 }
 
+/*
+ * The queue changed (a reader left it) or bits came back: serve the
+ * waiting readers now rather than at their next look, and wake them. Not
+ * before the well started, after a failure or across a VM fork: the next
+ * reader's fd_well_begin() deals with those.
+ */
+static void fairdie_well_kick(struct fairdie_well *w)
+{
+	lockdep_assert_held(&w->lock);
+	if (w->well.started && !w->well.pipe.failed &&
+	    w->well.generation == fairdie_vmfork_generation())
+		fd_well_serve(&w->well, ktime_get_ns());
+	wake_up_all(&w->wait);
+}
+
 /* A reader leaves the well's queue: the turns of those after it come. */
 static void fairdie_well_quit(struct fairdie_well *w,
 			      struct fd_well_client *client)
 {
-	u64 now = ktime_get_ns();
-
 	lockdep_assert_held(&w->lock);
-	fd_well_leave(client, now);
+	fd_well_leave(client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
-	wake_up_all(&w->wait);
+	fairdie_well_kick(w);
 }
 
 /*
@@ -234,14 +247,18 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 
 	/* Giving up for now: what its turn has gathered is its. */
 	if (!err && (serr == -EAGAIN || serr == -EINTR))
-		fd_well_serve_early(&w->well, client);
+		fd_well_serve_early(&w->well, client, ktime_get_ns());
 	if (client->served) {
 		fd_well_leave(client, ktime_get_ns());
 		mutex_unlock(&w->lock);
 		return 0;
 	}
-	/* A nonblocking reader keeps its place; a failed one loses it. */
-	if (!err && serr == -EAGAIN)
+	/*
+	 * A nonblocking reader keeps its place, if it can be told when its
+	 * bits are there (the hwrng cannot: its core sleeps for seconds after
+	 * an empty read); a failed one loses it.
+	 */
+	if (!err && serr == -EAGAIN && client->notify)
 		fd_well_leave(client, ktime_get_ns());
 	else
 		fairdie_well_quit(w, client);
@@ -265,12 +282,12 @@ void fairdie_well_end_read(struct fairdie_well *w,
 			   struct fd_well_client *client)
 {
 	/* Set only while the reader was in fairdie_well_fill(), locked. */
-	if (!client->took)
+	if (!READ_ONCE(client->took))
 		return;
 	mutex_lock(&w->lock);
 	fd_well_end_read(&w->well, client);
+	fairdie_well_kick(w);
 	mutex_unlock(&w->lock);
-	wake_up_all(&w->wait);
 }
 
 /**
@@ -286,8 +303,10 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client, struct fd_pipe *p)
 {
 	mutex_lock(&w->lock);
-	fairdie_well_quit(w, client);
+	fd_well_leave(client, ktime_get_ns());
+	fd_well_dequeue(&w->well, client);
 	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
+	fairdie_well_kick(w);
 	mutex_unlock(&w->lock);
 }
 
