@@ -30,6 +30,10 @@
  *   absent        bit mask of hardware sources reported absent, as on a CPU
  *                 without them: GET_INFO, SET_SOURCE and AUTO see the rest
  *   injected      (read only) tries answered by an injected fault so far
+ * and one knob that breaks the driver on purpose, so that a test can show
+ * it would catch the bug:
+ *   lose_wakeup   1: the read or ioctl that frees an open file does not
+ *                 wake its pollers
  *
  * See Documentation/admin-guide/fairdie.rst, "Fault injection".
  */
@@ -57,6 +61,7 @@ static u32 fairdie_fault_sources = BIT(FAIRDIE_SRC_RDSEED) |
 				   BIT(FAIRDIE_SRC_RDRAND);
 static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
+static bool fairdie_fault_lose;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
 static u32 fairdie_fault_underflow_permille;
 static u32 fairdie_fault_starve_pid;
@@ -138,6 +143,16 @@ u32 fairdie_fault_absent(void)
 {
 	return READ_ONCE(fairdie_fault_absent_mask) &
 	       (BIT(FAIRDIE_SRC_RDSEED) | BIT(FAIRDIE_SRC_RDRAND));
+}
+
+/**
+ * fairdie_fault_lose_wakeup() - whether freeing a file skips waking pollers
+ *
+ * Return: true while the lose_wakeup knob is set.
+ */
+bool fairdie_fault_lose_wakeup(void)
+{
+	return READ_ONCE(fairdie_fault_lose);
 }
 
 static int fairdie_fault_underflow_get(void *data, u64 *val)
@@ -239,6 +254,7 @@ int fairdie_fault_init(void)
 	debugfs_create_x32("sources", 0600, d, &fairdie_fault_sources);
 	debugfs_create_x32("absent", 0600, d, &fairdie_fault_absent_mask);
 	debugfs_create_atomic_t("injected", 0400, d, &fairdie_fault_injected);
+	debugfs_create_bool("lose_wakeup", 0600, d, &fairdie_fault_lose);
 	pr_info("fault injection built in: %s/%s\n", "/sys/kernel/debug",
 		KBUILD_MODNAME);
 	return 0;

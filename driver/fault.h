@@ -16,6 +16,7 @@ int fairdie_fault_init(void);
 void fairdie_fault_exit(void);
 bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
 u32 fairdie_fault_absent(void);
+bool fairdie_fault_lose_wakeup(void);
 #else
 static inline int fairdie_fault_init(void)
 {
@@ -34,6 +35,11 @@ static inline bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 static inline u32 fairdie_fault_absent(void)
 {
 	return 0;
+}
+
+static inline bool fairdie_fault_lose_wakeup(void)
+{
+	return false;
 }
 #endif
 

@@ -196,6 +196,8 @@ static bool fairdie_vmfork_check(struct fairdie_file *f)
 static void fairdie_unlock(struct fairdie_file *f)
 {
 	mutex_unlock(&f->lock);
+	if (fairdie_fault_lose_wakeup())
+		return;
 	if (wq_has_sleeper(&f->wait))
 		wake_up_interruptible_poll(&f->wait, EPOLLIN | EPOLLRDNORM);
 }
