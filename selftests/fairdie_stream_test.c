@@ -13,6 +13,7 @@
  * See fairdie_test.h for what the programs have in common.
  */
 #include <pthread.h>
+#include <semaphore.h>
 #include <sys/mount.h>
 #include <sys/random.h>
 
@@ -377,6 +378,22 @@ TEST_F(stream, efault_text_continues)
 	close(ref);
 }
 
+/* A knob of the fault-injection build (FAIRDIE_FAULT=1), see fault.c. */
+static int fault_knob(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/fairdie/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
 struct long_read {
 	int fd;
 	size_t len;
@@ -399,16 +416,169 @@ static void *long_read_thread(void *arg)
 }
 
 /*
+ * A poll() that sleeps while another thread's read holds the file must be
+ * woken when that read ends. The only time limit is measured from the end
+ * of the read, never from the start of the test: a slow machine makes a
+ * read last longer, not a wake-up later. Past POLL_LATE_S seconds after the
+ * read ended, the poller is taken out of poll() by a signal and the round
+ * fails.
+ */
+#define POLL_LATE_S	10
+
+struct busy_round {
+	int fd;
+	pthread_t poller;
+	sem_t go;		/* the poller asks for one read */
+	sem_t back;		/* the poller left poll() (or never entered it) */
+	sem_t ended;		/* the read and its check are over */
+	size_t len;		/* this round's read */
+	int stop;
+	int started;		/* set just before this round's read */
+	int read_done;		/* set when this round's read returned */
+	ssize_t ret;
+	int late_s;		/* the limit, POLL_LATE_S unless a test says */
+	int rescued;		/* rounds whose poller slept past the limit */
+	double late_max;	/* longest wait after a read's end, seconds */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void on_rescue(int sig)
+{
+	(void)sig;
+}
+
+static void *busy_reader_thread(void *arg)
+{
+	struct busy_round *br = arg;
+	char *buf = malloc(64 * MIB);
+	struct timespec limit;
+	double end;
+
+	for (;;) {
+		sem_wait(&br->go);
+		if (br->stop || !buf)
+			break;
+		__atomic_store_n(&br->started, 1, __ATOMIC_RELEASE);
+		do {
+			br->ret = read(br->fd, buf, br->len);
+		} while (br->ret == -1 && errno == EAGAIN);
+		end = now_s();
+		__atomic_store_n(&br->read_done, 1, __ATOMIC_RELEASE);
+		clock_gettime(CLOCK_REALTIME, &limit);
+		limit.tv_sec += br->late_s;
+		while (sem_timedwait(&br->back, &limit) == -1) {
+			if (errno == EINTR)
+				continue;
+			/* Asleep in poll() long after the read ended. */
+			br->rescued++;
+			pthread_kill(br->poller, SIGUSR1);
+			sem_wait(&br->back);
+			break;
+		}
+		if (now_s() - end > br->late_max)
+			br->late_max = now_s() - end;
+		sem_post(&br->ended);
+	}
+	free(buf);
+	return NULL;
+}
+
+/*
+ * One round: the reader starts a read of br->len bytes. With @probe, this
+ * thread makes non-blocking reads until one meets the file busy, then waits
+ * in poll(); without, it enters poll() at once, while the read may be
+ * taking the file, running or ending.
+ * Return: 1 if poll() was reached and woke readable, 0 if the read ended
+ * before the file was seen busy, -1 if poll() had to be rescued (or woke
+ * not readable).
+ */
+static int busy_round(struct __test_metadata *const _metadata,
+		      struct busy_round *br, bool probe)
+{
+	struct pollfd pfd = { .fd = br->fd, .events = POLLIN };
+	int busy = !probe, woke = 0, rescued = br->rescued, n;
+	char c;
+
+	__atomic_store_n(&br->read_done, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&br->started, 0, __ATOMIC_RELAXED);
+	sem_post(&br->go);
+	/* Let the reader take the file first. */
+	while (!__atomic_load_n(&br->started, __ATOMIC_ACQUIRE))
+		;
+	while (probe && !__atomic_load_n(&br->read_done, __ATOMIC_ACQUIRE)) {
+		if (read(br->fd, &c, 1) == -1 && errno == EAGAIN) {
+			busy = 1;
+			break;
+		}
+	}
+	if (busy) {
+		n = poll(&pfd, 1, -1);
+		woke = n == 1 && (pfd.revents & POLLIN);
+		if (n == -1)
+			EXPECT_EQ(EINTR, errno);
+	}
+	sem_post(&br->back);
+	while (sem_wait(&br->ended) == -1 && errno == EINTR)
+		;
+	EXPECT_EQ((ssize_t)br->len, br->ret);
+	/*
+	 * The rescue's signal may find poll() readable by then (the core
+	 * looks at the file again before it reports EINTR): a round is
+	 * judged by whether the rescue was needed.
+	 */
+	if (br->rescued != rescued)
+		return -1;
+	if (!busy)
+		return 0;
+	return woke ? 1 : -1;
+}
+
+static void busy_start(struct __test_metadata *const _metadata,
+		       struct busy_round *br, pthread_t *t, int fd)
+{
+	struct sigaction sa = { .sa_handler = on_rescue };
+
+	/* No SA_RESTART: the rescued poll() returns EINTR. */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	memset(br, 0, sizeof(*br));
+	br->fd = fd;
+	br->poller = pthread_self();
+	br->late_s = POLL_LATE_S;
+	ASSERT_EQ(0, sem_init(&br->go, 0, 0));
+	ASSERT_EQ(0, sem_init(&br->back, 0, 0));
+	ASSERT_EQ(0, sem_init(&br->ended, 0, 0));
+	ASSERT_EQ(0, pthread_create(t, NULL, busy_reader_thread, br));
+}
+
+static void busy_stop(struct busy_round *br, pthread_t t)
+{
+	br->stop = 1;
+	sem_post(&br->go);
+	pthread_join(t, NULL);
+	sem_destroy(&br->go);
+	sem_destroy(&br->back);
+	sem_destroy(&br->ended);
+}
+
+/*
  * While another thread's read holds the open file, a non-blocking read
  * fails with EAGAIN: poll() must not say readable then, and must wake its
  * caller when the long read ends.
  */
-TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
+TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 600)
 {
-	struct long_read lr = { .len = 64 * MIB };
-	int nb, busy = 0, lies = 0, round;
-	struct pollfd pfd;
+	struct long_read lr = { .len = 4 * MIB };
+	int nb, busy = 0, lies = 0, round, woke = 0;
+	struct busy_round br;
 	pthread_t t;
+	double t0;
 	char c;
 
 	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
@@ -417,10 +587,15 @@ TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
 	crng_bytes_config(_metadata, nb);
 	lr.fd = nb;
 
-	for (round = 0; round < 3 && !busy; round++, lr.len *= 2) {
+	/*
+	 * Probes slow the read down (under TCG, a lot): a few thousand are
+	 * enough, then the read is left to end.
+	 */
+	for (round = 0; round < 5 && !busy; round++, lr.len *= 2) {
 		lr.done = 0;
 		ASSERT_EQ(0, pthread_create(&t, NULL, long_read_thread, &lr));
-		while (!__atomic_load_n(&lr.done, __ATOMIC_ACQUIRE)) {
+		while (!__atomic_load_n(&lr.done, __ATOMIC_ACQUIRE) &&
+		       busy < 5000) {
 			if (read(nb, &c, 1) != -1 || errno != EAGAIN)
 				continue;
 			busy++;
@@ -437,33 +612,88 @@ TEST_F_TIMEOUT(stream, poll_agrees_with_nonblock, 300)
 	ASSERT_LT(0, busy);
 	ASSERT_EQ(0, lies);
 
-	/* A poll() that waits is woken when the long read ends. */
-	lr.done = 0;
-	ASSERT_EQ(0, pthread_create(&t, NULL, long_read_thread, &lr));
-	while (!__atomic_load_n(&lr.done, __ATOMIC_ACQUIRE) &&
-	       (read(nb, &c, 1) != -1 || errno != EAGAIN))
-		;
-	pfd = (struct pollfd){ .fd = nb, .events = POLLIN };
-	ASSERT_EQ(1, poll(&pfd, 1, 120000));
-	ASSERT_NE(0, pfd.revents & POLLIN);
-	pthread_join(t, NULL);
+	/* A poll() that waits is woken when a long read ends. */
+	busy_start(_metadata, &br, &t, nb);
+	br.len = 4 * MIB;
+	for (round = 0; round < 8 && !woke; round++) {
+		t0 = now_s();
+		woke = busy_round(_metadata, &br, true);
+		TH_LOG("a %zu-byte read and a poll(): %.2f s, woken %.3f s after the read's end",
+		       br.len, now_s() - t0, br.late_max);
+		ASSERT_NE(-1, woke) {
+			TH_LOG("poll() slept %d s past the end of the read",
+			       POLL_LATE_S);
+		}
+	}
+	busy_stop(&br, t);
+	ASSERT_EQ(1, woke);
 	close(nb);
 }
 
-/* A knob of the fault-injection build (FAIRDIE_FAULT=1), see fault.c. */
-static int fault_knob(const char *name, const char *val)
+/*
+ * The same, made likely to race: thousands of short reads, each met by a
+ * poll() entered as the read starts, so that the read's end falls in
+ * every part of poll()'s set-up sooner or later.
+ */
+TEST_F_TIMEOUT(stream, poll_wakes_after_short_reads, 600)
 {
-	char path[128];
-	ssize_t n;
-	int fd;
+	int nb, round, r, woke = 0;
+	struct busy_round br;
+	__u64 seed = 27;
+	pthread_t t;
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/fairdie/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	crng_bytes_config(_metadata, nb);
+	busy_start(_metadata, &br, &t, nb);
+	for (round = 0; round < 4000; round++) {
+		/* 1 byte to 64 KiB, most of them short. */
+		br.len = 1 + next_rand(&seed) % (1u << (next_rand(&seed) % 17));
+		r = busy_round(_metadata, &br, false);
+		if (r < 0)
+			break;
+		woke += r;
+	}
+	busy_stop(&br, t);
+	TH_LOG("%d rounds: poll() woke %d times; longest wake-up %.3f s after a read's end",
+	       round, woke, br.late_max);
+	ASSERT_EQ(0, br.rescued);
+	ASSERT_LT(0, woke);
+	close(nb);
+}
+
+
+/*
+ * The control: with the wake-up switched off on purpose (lose_wakeup, a
+ * knob of the fault-injection build only), the same rounds must catch a
+ * poller asleep after the read's end. Without the knob, there is nothing
+ * to check.
+ */
+TEST_F_TIMEOUT(stream, poll_test_catches_lost_wakeup, 300)
+{
+	int nb, round, r = 0, err;
+	struct busy_round br;
+	pthread_t t;
+
+	err = fault_knob("lose_wakeup", "1");
+	if (err)
+		SKIP(return, "no lose_wakeup knob (%s): not a fault-injection build",
+		     strerror(err));
+	nb = open(DEV_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, nb);
+	crng_bytes_config(_metadata, nb);
+	busy_start(_metadata, &br, &t, nb);
+	br.late_s = 2;
+	br.len = MIB;
+	/* A round may see the file free again before poll(): try again. */
+	for (round = 0; round < 20 && r >= 0; round++)
+		r = busy_round(_metadata, &br, true);
+	busy_stop(&br, t);
+	ASSERT_EQ(0, fault_knob("lose_wakeup", "0"));
+	TH_LOG("lost wake-up caught after %d rounds", round);
+	ASSERT_EQ(-1, r);
+	ASSERT_EQ(1, br.rescued);
+	close(nb);
 }
 
 /*
