@@ -180,20 +180,12 @@ static inline u64 fd_mask(u64 c)
 	return -c;
 }
 
-/* Number of low bits of @w equal to @bit, 0..64. */
-static inline unsigned int fd_low_run(u64 w, unsigned int bit)
-{
-	u64 x = w ^ fd_mask(bit);
-
-	/* ctz(0) would be 63 with the top bit set: add (x == 0). */
-	return __builtin_ctzll(x | (1ULL << 63)) + (x == 0);
-}
-
 /* Number of high bits of @w equal to its top bit, 1..64. */
 static inline unsigned int fd_high_run(u64 w)
 {
 	u64 x = w ^ fd_mask(w >> 63);
 
+	/* clz(0) would be 63 with bit 0 set: add (x == 0). */
 	return __builtin_clzll(x | 1) + (x == 0);
 }
 
@@ -221,24 +213,27 @@ static __always_inline void fd_health_step(const struct fd_health *h, u64 w,
 					   bool have_last, u64 last,
 					   struct fd_health_step *st)
 {
-	unsigned int lead = fd_low_run(w, run_bit);
-	u32 ones = hweight64(w), full, match, same;
+	/* The low bits equal to the run carried in: all 64 when x is 0. */
+	u64 x = w ^ fd_mask(run_bit);
+	u32 all = x == 0, lead = __builtin_ctzll(x | (1ULL << 63)) + all;
+	u32 same = have_last & (w == last);
 
-	same = have_last & (w == last);
 	st->repeats = (repeats + 1) & (u32)fd_mask(same);
 	st->word_fails = h->check_words & (st->repeats >= h->word_cutoff);
 	st->rct_fails = run + lead >= h->rct_cutoff;
-	/* A run through the whole word goes on; else the top bits start one. */
-	full = (u32)fd_mask(lead == 64);
-	st->run = ((run + 64) & full) | (fd_high_run(w) & ~full);
+	/*
+	 * The top bits start the next run; a word all equal to the run
+	 * carried in (its top run is then 64) continues it.
+	 */
+	st->run = fd_high_run(w) + (run & (u32)fd_mask(all));
 	st->run_bit = w >> 63;
 	if (!apt_seen) {
 		apt_bit = w & 1;
 		apt_count = 0;
 	}
-	match = (u32)fd_mask(apt_bit);
 	st->apt_bit = apt_bit;
-	st->apt_count = apt_count + ((ones & match) | ((64 - ones) & ~match));
+	/* The bits equal to the window's first. */
+	st->apt_count = apt_count + hweight64(w ^ ~fd_mask(apt_bit));
 	st->apt_fails = st->apt_count >= h->apt_cutoff;
 }
 
