@@ -253,9 +253,10 @@ static bool fd_weights_narrow(const struct fd_sampler *s)
 
 /*
  * The same on a 128-bit state, for W above 2^32 or a wide state kept.
- * False also when a rejection left a kept state narrow: the draw goes on
- * on 64 bits, as it would if the pool ran dry there and it were called
- * again, so that the face never depends on how the pool was refilled.
+ * False also when a rejection left a kept state narrow: the draw then
+ * continues on 64 bits, as it would if the pool ran dry there and it were
+ * called again, so that the face never depends on how the pool was
+ * refilled.
  */
 static bool fd_weights_step128(const struct fd_weights *w,
 			       struct fd_sampler *s, struct fd_pool *fair,
