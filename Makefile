@@ -71,7 +71,7 @@ VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 
 Q = @
 
-.PHONY: all modules tools selftests deps need-deps check test vm-module \
+.PHONY: all modules tools selftests deps need-deps check test ctcheck vm-module \
 	debug-kernel debugk-canary vmtest vmtest-all vmrun vmclone demo bench bench-smoke efficiency lint docs install \
 	uninstall clean
 .PHONY: cli kernel-check cc-check dkms-check deb pkgtest
@@ -129,6 +129,11 @@ test: need-deps
 	$(MAKE) -C tools/cli check
 	tools/scripts/test_install.sh
 	tools/debugk/test_verify.sh
+
+# The extractors and the health tests under valgrind, the raw bits marked
+# undefined: no branch and no address may depend on them (tools/ctcheck).
+ctcheck: need-deps
+	$(MAKE) -C tools/ctcheck check
 
 print-krelease:
 	@echo $(KRELEASE)
@@ -222,6 +227,7 @@ demo: vm-module tools
 
 check: need-deps
 	$(MAKE) test
+	$(MAKE) ctcheck
 	$(MAKE) pkgtest
 	$(MAKE) lint
 	$(MAKE) docs
@@ -311,6 +317,7 @@ pkgtest: need-deps
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-$(MAKE) -C tools/test clean
+	-$(MAKE) -C tools/ctcheck clean
 	-$(MAKE) -C tools/cli clean
 	-$(MAKE) -C selftests clean
 	-$(MAKE) -C tools/guest clean

@@ -166,42 +166,106 @@ void fd_health_restart(struct fd_health *h)
 	h->last_word = 0;
 }
 
-/* Number of low bits of @w equal to @bit, 0..64. */
-static unsigned int fd_low_run(u64 w, unsigned int bit)
-{
-	u64 x = bit ? ~w : w;
+/*
+ * Constant time: the raw bits reach no branch and no address. What the
+ * caller learns of a word is the verdict, ok or the name of the test that
+ * failed, which the device reports anyway; each word's state is computed
+ * with masks, and fd_ct_public() marks the verdict public (the one value
+ * that the code branches on). tools/ctcheck checks it under valgrind.
+ */
 
-	return x ? __builtin_ctzll(x) : 64;
+/* All ones when @c (0 or 1) is 1, else 0. */
+static inline u64 fd_mask(u64 c)
+{
+	return -c;
 }
 
 /* Number of high bits of @w equal to its top bit, 1..64. */
-static unsigned int fd_high_run(u64 w)
+static inline unsigned int fd_high_run(u64 w)
 {
-	u64 x = (w >> 63) ? ~w : w;
+	u64 x = w ^ fd_mask(w >> 63);
 
-	return x ? __builtin_clzll(x) : 64;
+	/* clz(0) would be 63 with bit 0 set: add (x == 0). */
+	return __builtin_clzll(x | 1) + (x == 0);
+}
+
+/* The state of the tests after one word, and whether each test fails. */
+struct fd_health_step {
+	u32 run;
+	u32 apt_count;
+	u32 repeats;
+	u8 run_bit;
+	u8 apt_bit;
+	u8 word_fails;
+	u8 rct_fails;
+	u8 apt_fails;
+};
+
+/*
+ * One word on the state (@run, @run_bit, @apt_count, @apt_bit, @repeats),
+ * all with masks. @have_last and @apt_seen say where the word falls, not
+ * what it holds: public.
+ */
+static __always_inline void fd_health_step(const struct fd_health *h, u64 w,
+					   u32 run, unsigned int run_bit,
+					   u32 apt_seen, u32 apt_count,
+					   unsigned int apt_bit, u32 repeats,
+					   bool have_last, u64 last,
+					   struct fd_health_step *st)
+{
+	/* The low bits equal to the run carried in: all 64 when x is 0. */
+	u64 x = w ^ fd_mask(run_bit);
+	u32 all = x == 0, lead = __builtin_ctzll(x | (1ULL << 63)) + all;
+	u32 same = have_last & (w == last);
+
+	st->repeats = (repeats + 1) & (u32)fd_mask(same);
+	st->word_fails = h->check_words & (st->repeats >= h->word_cutoff);
+	st->rct_fails = run + lead >= h->rct_cutoff;
+	/*
+	 * The top bits start the next run; a word all equal to the run
+	 * carried in (its top run is then 64) continues it.
+	 */
+	st->run = fd_high_run(w) + (run & (u32)fd_mask(all));
+	st->run_bit = w >> 63;
+	if (!apt_seen) {
+		apt_bit = w & 1;
+		apt_count = 0;
+	}
+	st->apt_bit = apt_bit;
+	/* The bits equal to the window's first. */
+	st->apt_count = apt_count + hweight64(w ^ ~fd_mask(apt_bit));
+	st->apt_fails = st->apt_count >= h->apt_cutoff;
 }
 
 /*
- * The repetition count fired in @w, at bit @rct_bit: name it, unless the
- * adaptive proportion fires at an earlier bit of the same word (a tie goes
- * to the repetition count, as a bit-by-bit implementation checks it first).
- * Rare, so kept off the common path; the window's state is left as it was.
+ * The name of the test that failed on @w, without a branch: the repeated
+ * word first, then the repetition count unless the adaptive proportion
+ * reached its cutoff at an earlier bit of the same word (a tie goes to the
+ * repetition count, as a bit-by-bit implementation checks it first).
  */
-static enum fd_health_result fd_health_rct(const struct fd_health *h, u64 w,
-					   unsigned int rct_bit)
+static enum fd_health_result fd_health_failure(const struct fd_health *h,
+					       u64 w,
+					       const struct fd_health_step *st)
 {
-	unsigned int bit = h->apt_seen ? h->apt_bit : w & 1;
-	u32 count = h->apt_seen ? h->apt_count : 0;
-	u64 x = bit ? w : ~w;
+	unsigned int bit = h->apt_seen ? h->apt_bit : w & 1, i;
+	u32 need = h->apt_cutoff - (h->apt_seen ? h->apt_count : 0);
+	u64 x = w ^ ~fd_mask(bit), pos = 64, seen = 0, hit, b;
+	/* The bit at which the run carried in reaches the cutoff. */
+	u64 rct_bit = h->rct_cutoff - h->run - 1;
+	u64 r, rct_first;
 
-	if (count + hweight64(x) < h->apt_cutoff)
-		return FD_HEALTH_RCT;
-	/* The count reaches the cutoff at the (cutoff - count)-th bit of x. */
-	for (count = h->apt_cutoff - count; count > 1; count--)
-		x &= x - 1;
-	return rct_bit <= (unsigned int)__builtin_ctzll(x) ? FD_HEALTH_RCT :
-							      FD_HEALTH_APT;
+	/* The need-th bit equal to the window's first, if any. */
+	for (i = 0; i < 64; i++) {
+		b = (x >> i) & 1;
+		seen += b;
+		hit = fd_mask(b & (seen == need));
+		pos = (pos & ~hit) | (i & hit);
+	}
+	rct_first = st->rct_fails & (rct_bit <= pos);
+	r = FD_HEALTH_APT;
+	r ^= (r ^ FD_HEALTH_RCT) & fd_mask(rct_first);
+	r ^= (r ^ FD_HEALTH_WORD) & fd_mask(st->word_fails);
+	return r;
 }
 
 /**
@@ -216,45 +280,37 @@ static enum fd_health_result fd_health_rct(const struct fd_health *h, u64 w,
  */
 enum fd_health_result fd_health_word(struct fd_health *h, u64 w)
 {
-	unsigned int lead = fd_low_run(w, h->run_bit);
+	enum fd_health_result r = FD_HEALTH_OK;
+	struct fd_health_step st;
+	bool fails;
 
+	fd_health_step(h, w, h->run, h->run_bit, h->apt_seen, h->apt_count,
+		       h->apt_bit, h->repeats, h->have_last, h->last_word, &st);
+	fails = st.word_fails | st.rct_fails | st.apt_fails;
+	fd_ct_public(fails);
+	if (unlikely(fails)) {
+		/* Public too, once the word fails: which tests fail on it. */
+		r = fd_health_failure(h, w, &st);
+		fd_ct_public(r);
+		fd_ct_public(st.word_fails);
+		fd_ct_public(st.rct_fails);
+	}
 	if (h->check_words) {
-		if (h->have_last && w == h->last_word) {
-			if (++h->repeats >= h->word_cutoff)
-				return FD_HEALTH_WORD;
-		} else {
-			h->repeats = 0;
-		}
+		h->repeats = st.repeats;
 		h->have_last = true;
 		h->last_word = w;
 	}
-
-	/*
-	 * Repetition count: runs inside a word are shorter than any cutoff,
-	 * so only the run carried in and continued by the low bits can fail,
-	 * at the bit where it reaches the cutoff.
-	 */
-	if (h->run + lead >= h->rct_cutoff)
-		return fd_health_rct(h, w, h->rct_cutoff - h->run - 1);
-	if (lead == 64) {
-		h->run += 64;
-	} else {
-		h->run = fd_high_run(w);
-		h->run_bit = w >> 63;
-	}
-
-	/* Adaptive proportion, a window being 16 whole words. */
-	if (!h->apt_seen) {
-		h->apt_bit = w & 1;
-		h->apt_count = 0;
-	}
-	h->apt_count += h->apt_bit ? hweight64(w) : 64 - hweight64(w);
+	/* A word that fails the first two tests leaves the others' state. */
+	if (r != FD_HEALTH_OK && (st.word_fails || st.rct_fails))
+		return r;
+	h->run = st.run;
+	h->run_bit = st.run_bit;
+	h->apt_bit = st.apt_bit;
+	h->apt_count = st.apt_count;
 	h->apt_seen += 64;
-	if (h->apt_count >= h->apt_cutoff)
-		return FD_HEALTH_APT;
-	if (h->apt_seen == FD_APT_WINDOW)
+	if (r == FD_HEALTH_OK && h->apt_seen == FD_APT_WINDOW)
 		h->apt_seen = 0;
-	return FD_HEALTH_OK;
+	return r;
 }
 
 /**
@@ -275,40 +331,33 @@ enum fd_health_result fd_health_words(struct fd_health *h, const u64 *w,
 				      u32 n, u32 *done)
 {
 	u32 run = h->run, apt_seen = h->apt_seen, apt_count = h->apt_count;
-	u32 repeats = h->repeats, rep, count, ones, i;
-	unsigned int run_bit = h->run_bit, apt_bit = h->apt_bit, lead, bit;
+	u32 repeats = h->repeats, i;
+	unsigned int run_bit = h->run_bit, apt_bit = h->apt_bit;
 	bool have_last = h->have_last;
 	u64 last = h->last_word, x;
 	enum fd_health_result r = FD_HEALTH_OK;
 
 	for (i = 0; i < n; i++) {
+		struct fd_health_step st;
+		bool fails;
+
 		x = w[i];
-		lead = fd_low_run(x, run_bit);
-		rep = have_last && x == last ? repeats + 1 : 0;
-		if (h->check_words && rep >= h->word_cutoff)
-			break;
-		if (run + lead >= h->rct_cutoff)
-			break;
-		bit = apt_seen ? apt_bit : x & 1;
-		count = apt_seen ? apt_count : 0;
-		ones = hweight64(x);
-		count += bit ? ones : 64 - ones;
-		if (count >= h->apt_cutoff)
+		fd_health_step(h, x, run, run_bit, apt_seen, apt_count, apt_bit,
+			       repeats, have_last, last, &st);
+		fails = st.word_fails | st.rct_fails | st.apt_fails;
+		fd_ct_public(fails);
+		if (fails)
 			break;
 		/* The word passes: its state is fd_health_word()'s. */
 		if (h->check_words) {
-			repeats = rep;
+			repeats = st.repeats;
 			have_last = true;
 			last = x;
 		}
-		if (lead == 64) {
-			run += 64;
-		} else {
-			run = fd_high_run(x);
-			run_bit = x >> 63;
-		}
-		apt_bit = bit;
-		apt_count = count;
+		run = st.run;
+		run_bit = st.run_bit;
+		apt_bit = st.apt_bit;
+		apt_count = st.apt_count;
 		apt_seen = (apt_seen + 64) % FD_APT_WINDOW;
 	}
 	h->run = run;

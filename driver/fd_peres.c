@@ -35,111 +35,20 @@
  * its own words and the first ceil(L / 128) words of its scratch (u's
  * scratch holds at least ceil(L / 256) words once L / 2 > 64), so a block
  * of n bits needs FD_PERES_SCRATCH_WORDS(n) words of scratch besides itself
- * and its output. Sequences of up to 64 bits are done in registers, and
- * those of up to 8 bits from a table.
+ * and its output. Sequences of up to 64 bits are done in registers.
+ *
+ * Constant time: no branch and no address depends on the bits, only on
+ * the lengths of the sequences (fd_ct_public() on each count of pairs that
+ * differ); given all of them, the output bits are still uniform
+ * (Documentation/design/fairdie.rst, "Constant time").
  */
 
 #include "fd_peres.h"
+#include "fd_vn.h"
 
 #ifndef __KERNEL__
 int fd_shim_pext = -1;
 #endif
-
-/*
- * The four pairs of an input byte (pair i is bits 2i and 2i + 1): bits 0-3
- * of fd_peres_byte[byte] hold the von Neumann bits (the first bit of each
- * pair that differs, in order), bits 4-7 the common values of the pairs
- * that do not differ (in order), bits 8-10 how many pairs differ.
- */
-static const u16 fd_peres_byte[256] = {
-	0x000, 0x101, 0x100, 0x010, 0x101, 0x203, 0x202, 0x111,
-	0x100, 0x201, 0x200, 0x110, 0x020, 0x111, 0x110, 0x030,
-	0x101, 0x203, 0x202, 0x111, 0x203, 0x307, 0x306, 0x213,
-	0x202, 0x305, 0x304, 0x212, 0x121, 0x213, 0x212, 0x131,
-	0x100, 0x201, 0x200, 0x110, 0x201, 0x303, 0x302, 0x211,
-	0x200, 0x301, 0x300, 0x210, 0x120, 0x211, 0x210, 0x130,
-	0x040, 0x121, 0x120, 0x050, 0x121, 0x213, 0x212, 0x131,
-	0x120, 0x211, 0x210, 0x130, 0x060, 0x131, 0x130, 0x070,
-	0x101, 0x203, 0x202, 0x111, 0x203, 0x307, 0x306, 0x213,
-	0x202, 0x305, 0x304, 0x212, 0x121, 0x213, 0x212, 0x131,
-	0x203, 0x307, 0x306, 0x213, 0x307, 0x40f, 0x40e, 0x317,
-	0x306, 0x40d, 0x40c, 0x316, 0x223, 0x317, 0x316, 0x233,
-	0x202, 0x305, 0x304, 0x212, 0x305, 0x40b, 0x40a, 0x315,
-	0x304, 0x409, 0x408, 0x314, 0x222, 0x315, 0x314, 0x232,
-	0x141, 0x223, 0x222, 0x151, 0x223, 0x317, 0x316, 0x233,
-	0x222, 0x315, 0x314, 0x232, 0x161, 0x233, 0x232, 0x171,
-	0x100, 0x201, 0x200, 0x110, 0x201, 0x303, 0x302, 0x211,
-	0x200, 0x301, 0x300, 0x210, 0x120, 0x211, 0x210, 0x130,
-	0x201, 0x303, 0x302, 0x211, 0x303, 0x407, 0x406, 0x313,
-	0x302, 0x405, 0x404, 0x312, 0x221, 0x313, 0x312, 0x231,
-	0x200, 0x301, 0x300, 0x210, 0x301, 0x403, 0x402, 0x311,
-	0x300, 0x401, 0x400, 0x310, 0x220, 0x311, 0x310, 0x230,
-	0x140, 0x221, 0x220, 0x150, 0x221, 0x313, 0x312, 0x231,
-	0x220, 0x311, 0x310, 0x230, 0x160, 0x231, 0x230, 0x170,
-	0x080, 0x141, 0x140, 0x090, 0x141, 0x223, 0x222, 0x151,
-	0x140, 0x221, 0x220, 0x150, 0x0a0, 0x151, 0x150, 0x0b0,
-	0x141, 0x223, 0x222, 0x151, 0x223, 0x317, 0x316, 0x233,
-	0x222, 0x315, 0x314, 0x232, 0x161, 0x233, 0x232, 0x171,
-	0x140, 0x221, 0x220, 0x150, 0x221, 0x313, 0x312, 0x231,
-	0x220, 0x311, 0x310, 0x230, 0x160, 0x231, 0x230, 0x170,
-	0x0c0, 0x161, 0x160, 0x0d0, 0x161, 0x233, 0x232, 0x171,
-	0x160, 0x231, 0x230, 0x170, 0x0e0, 0x171, 0x170, 0x0f0,
-};
-
-/*
- * Peres with any depth of at least 3 on the whole of a string of @len = 2,
- * 4, 6 or 8 bits x: entry FD_PERES_SMALL(len) + x holds the output bits in
- * bits 0-7 and their number in bits 8-11. Deeper levels of such strings
- * have nothing left to split. tools/test/test_peres.c checks every entry
- * against the definition.
- */
-#define FD_PERES_SMALL_MAX	8
-#define FD_PERES_SMALL(len)	(((1U << (len)) - 4) / 3)
-static const u16 fd_peres_small[FD_PERES_SMALL(FD_PERES_SMALL_MAX + 2)] = {
-	0x000, 0x101, 0x100, 0x000, 0x000, 0x203, 0x202, 0x101,
-	0x201, 0x203, 0x202, 0x201, 0x200, 0x201, 0x200, 0x200,
-	0x100, 0x203, 0x202, 0x000, 0x000, 0x203, 0x202, 0x101,
-	0x201, 0x203, 0x202, 0x305, 0x200, 0x201, 0x200, 0x304,
-	0x100, 0x307, 0x306, 0x000, 0x101, 0x307, 0x306, 0x203,
-	0x303, 0x307, 0x306, 0x303, 0x302, 0x305, 0x304, 0x302,
-	0x201, 0x307, 0x306, 0x101, 0x100, 0x305, 0x304, 0x202,
-	0x301, 0x303, 0x302, 0x301, 0x300, 0x301, 0x300, 0x300,
-	0x200, 0x305, 0x304, 0x100, 0x000, 0x303, 0x302, 0x101,
-	0x301, 0x203, 0x202, 0x201, 0x300, 0x201, 0x200, 0x200,
-	0x100, 0x203, 0x202, 0x000, 0x000, 0x307, 0x306, 0x203,
-	0x305, 0x307, 0x306, 0x40d, 0x304, 0x305, 0x304, 0x40c,
-	0x202, 0x40f, 0x40e, 0x101, 0x303, 0x40f, 0x40e, 0x40b,
-	0x40b, 0x50f, 0x50e, 0x51b, 0x40a, 0x50d, 0x50c, 0x51a,
-	0x403, 0x51f, 0x51e, 0x303, 0x302, 0x40d, 0x40c, 0x40a,
-	0x409, 0x50b, 0x50a, 0x519, 0x408, 0x509, 0x508, 0x518,
-	0x402, 0x51d, 0x51c, 0x302, 0x201, 0x407, 0x406, 0x203,
-	0x405, 0x40f, 0x40e, 0x305, 0x404, 0x40d, 0x40c, 0x304,
-	0x202, 0x307, 0x306, 0x201, 0x301, 0x407, 0x406, 0x409,
-	0x403, 0x507, 0x506, 0x513, 0x402, 0x505, 0x504, 0x512,
-	0x401, 0x517, 0x516, 0x301, 0x303, 0x51f, 0x51e, 0x40b,
-	0x517, 0x40f, 0x40e, 0x517, 0x516, 0x40d, 0x40c, 0x516,
-	0x403, 0x51f, 0x51e, 0x303, 0x302, 0x51d, 0x51c, 0x40a,
-	0x515, 0x40b, 0x40a, 0x515, 0x514, 0x409, 0x408, 0x514,
-	0x402, 0x51d, 0x51c, 0x302, 0x301, 0x507, 0x506, 0x409,
-	0x503, 0x507, 0x506, 0x403, 0x502, 0x505, 0x504, 0x402,
-	0x401, 0x407, 0x406, 0x301, 0x300, 0x405, 0x404, 0x408,
-	0x401, 0x503, 0x502, 0x511, 0x400, 0x501, 0x500, 0x510,
-	0x400, 0x515, 0x514, 0x300, 0x301, 0x51b, 0x51a, 0x409,
-	0x513, 0x407, 0x406, 0x513, 0x512, 0x405, 0x404, 0x512,
-	0x401, 0x51b, 0x51a, 0x301, 0x300, 0x519, 0x518, 0x408,
-	0x511, 0x403, 0x402, 0x511, 0x510, 0x401, 0x400, 0x510,
-	0x400, 0x519, 0x518, 0x300, 0x300, 0x505, 0x504, 0x408,
-	0x501, 0x503, 0x502, 0x401, 0x500, 0x501, 0x500, 0x400,
-	0x400, 0x405, 0x404, 0x300, 0x200, 0x307, 0x306, 0x201,
-	0x305, 0x407, 0x406, 0x40d, 0x304, 0x405, 0x404, 0x40c,
-	0x200, 0x40f, 0x40e, 0x200, 0x303, 0x50f, 0x50e, 0x40b,
-	0x50b, 0x50f, 0x50e, 0x40b, 0x50a, 0x50d, 0x50c, 0x40a,
-	0x403, 0x40f, 0x40e, 0x303, 0x302, 0x50d, 0x50c, 0x40a,
-	0x509, 0x50b, 0x50a, 0x409, 0x508, 0x509, 0x508, 0x408,
-	0x402, 0x40d, 0x40c, 0x302, 0x100, 0x407, 0x406, 0x203,
-	0x405, 0x307, 0x306, 0x305, 0x404, 0x305, 0x304, 0x304,
-	0x202, 0x307, 0x306, 0x000,
-};
 
 /* The output of one block must drain before the next block is complete. */
 static_assert((FD_PERES_BLOCK_BITS / 64 - 1) * FD_PERES_MAX_OUT >= FD_PERES_BLOCK_BITS);
@@ -232,36 +141,33 @@ struct fd_peres_split {
 };
 
 /*
- * Split the first @np (1..32) pairs of @x with the table, four pairs at a
- * time.
+ * Split the first @np (1..32) pairs of @x with shifts under masks
+ * (fd_vn_pack()): the von Neumann bits are the first bits of the pairs
+ * that differ, v those of the pairs that do not. Only their counts are
+ * public (fd_ct_public()): how many pairs differ, not which.
  */
-static inline void fd_peres_split_table(u64 x, unsigned int np,
-					struct fd_peres_split *s)
+static inline void fd_peres_split_pack(u64 x, unsigned int np,
+				       struct fd_peres_split *s)
 {
-	unsigned int i, nvn = 0;
-	u64 vn = 0, v = 0;
+	const u64 even = 0x5555555555555555ULL;
+	u64 d, e;
 
 	x = fd_low_bits(x, 2 * np);
-	for (i = 0; i < np; i += 4) {
-		unsigned int e = fd_peres_byte[(x >> (2 * i)) & 0xff];
-
-		vn |= (u64)(e & 0xf) << nvn;
-		v |= (u64)((e >> 4) & 0xf) << (i - nvn);
-		nvn += e >> 8;
-	}
-	s->vn = vn;
-	s->nvn = nvn;
-	s->v = v;
-	/* Pairs past the end read as 00: they only put zeros atop v. */
-	s->nv = np - nvn;
-	s->u = fd_peres_even(x ^ (x >> 1));
+	d = (x ^ (x >> 1)) & even;
+	e = ~d & even & fd_low_bits(~0ULL, 2 * np);
+	s->nvn = hweight64(d);
+	fd_ct_public(s->nvn);
+	s->nv = np - s->nvn;
+	s->vn = fd_vn_pack(x & d, d);
+	s->v = fd_vn_pack(x & e, e);
+	s->u = fd_peres_even(d);
 }
 
 /*
  * Split the first @np (1..32) pairs of @x: pair i is bits 2i and 2i + 1.
  * The first bit of each pair is its von Neumann bit if the pair differs,
  * its common value if not: with a fast PEXT (@pext), four of them do it;
- * else the table.
+ * else shifts under masks.
  */
 static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
 				    struct fd_peres_split *s)
@@ -270,7 +176,7 @@ static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
 	u64 first, d;
 
 	if (!pext) {
-		fd_peres_split_table(x, np, s);
+		fd_peres_split_pack(x, np, s);
 		return;
 	}
 	x = fd_low_bits(x, 2 * np);
@@ -278,6 +184,7 @@ static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
 	d = fd_pext(x ^ (x >> 1), even);
 	s->vn = fd_pext(first, d);
 	s->nvn = hweight64(d);
+	fd_ct_public(s->nvn);
 	s->v = fd_pext(first, ~d & fd_low_bits(~0ULL, np));
 	s->nv = np - s->nvn;
 	s->u = d;
@@ -285,7 +192,7 @@ static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
 
 /*
  * The same on the first @np (33..64) pairs of the 128 bits @x0 (first),
- * @x1: with PEXT, six of them; else the table on each half.
+ * @x1: with PEXT, six of them; else shifts under masks on each half.
  */
 static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
 				    bool pext, struct fd_peres_split *s)
@@ -301,13 +208,14 @@ static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
 		    fd_pext(x1 ^ (x1 >> 1), even) << 32;
 		s->vn = fd_pext(first, d);
 		s->nvn = hweight64(d);
+		fd_ct_public(s->nvn);
 		s->v = fd_pext(first, ~d & fd_low_bits(~0ULL, np));
 		s->nv = np - s->nvn;
 		s->u = d;
 		return;
 	}
-	fd_peres_split_table(x0, 32, s);
-	fd_peres_split_table(x1, np - 32, &h);
+	fd_peres_split_pack(x0, 32, s);
+	fd_peres_split_pack(x1, np - 32, &h);
 	/* Each half holds at most 32 bits of each kind. */
 	s->vn |= h.vn << s->nvn;
 	s->v |= h.v << s->nv;
@@ -317,10 +225,57 @@ static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
 }
 
 /*
+ * Peres with any depth of at least 2 on 4 and on 6 bits x, which is all of
+ * it: the output in the low bits, then their number, at 4 x in the first
+ * word (2 + 2 bits), at 5 (x mod 12) in word x div 12 of the others (3 + 2
+ * bits). They are read by shifts, and the word by masks over all six: no
+ * address depends on x. tools/test/test_peres.c checks every short string
+ * against the definition.
+ */
+#define FD_PERES_FOUR	0x0ab488989ab95ab0ULL
+static const u64 fd_peres_six[6] = {
+	0x0e4230eca714ca60ULL, 0x0dfbfb9fbe907be8ULL, 0x0973a84fbf1d73baULL,
+	0x0473b0c6338ceb79ULL, 0x0842388ca794eb60ULL, 0x0000000000004a68ULL,
+};
+
+/* Peres on the @len (2..7) bits of @x, @depth >= 2 from 4 bits on. */
+static __always_inline void fd_peres_short(u64 x, unsigned int len,
+					   struct fd_peres_out *o)
+{
+	unsigned int i, q, e, k;
+	u64 w = 0;
+
+	if (len < 4) {
+		/* One pair: its von Neumann bit, if it differs. */
+		k = (x ^ (x >> 1)) & 1;
+		fd_ct_public(k);
+		fd_peres_put(o, x & k, k);
+		return;
+	}
+	if (len < 6) {
+		e = (FD_PERES_FOUR >> (4 * (x & 0xf))) & 0xf;
+		k = e >> 2;
+		e &= 3;
+	} else {
+		x &= 0x3f;
+		q = x / 12;
+		for (i = 0; i < ARRAY_SIZE(fd_peres_six); i++)
+			w |= fd_peres_six[i] & -(u64)(i == q);
+		e = (w >> (5 * (x - 12 * q))) & 0x1f;
+		k = e >> 3;
+		e &= 7;
+	}
+	/* The count is made of lengths of the recursion: public. */
+	fd_ct_public(k);
+	fd_peres_put(o, e, k);
+}
+
+/*
  * Peres with @depth levels on the @len (2..64) bits of @x, in registers.
  * Each waiting v is at most half as long as the one below it and at least
- * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits). Strings of up to
- * 8 bits with 3 levels or more left come whole from fd_peres_small[].
+ * 2 bits long: at most 5 wait (32, 16, 8, 4 and 2 bits). The short
+ * strings deep in the recursion are split like the others: a table of
+ * their outputs would be indexed by their bits.
  */
 static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
 				 bool pext, struct fd_peres_out *out)
@@ -336,29 +291,25 @@ static inline void fd_peres_word(u64 x, unsigned int len, unsigned int depth,
 	for (;;) {
 		struct fd_peres_split s;
 
-		if (len <= FD_PERES_SMALL_MAX && depth >= 3) {
-			unsigned int e;
-
-			len &= ~1U;
-			e = fd_peres_small[FD_PERES_SMALL(len) +
-					   fd_low_bits(x, len)];
-			fd_peres_put(&o, e & 0xff, e >> 8);
-		} else {
-			fd_peres_split32(x, len / 2, pext, &s);
-			fd_peres_put(&o, s.vn, s.nvn);
-			if (depth > 1 && s.nv >= 2 &&
-			    !FD_WARN_ON(top >= ARRAY_SIZE(stack))) {
-				stack[top].x = s.v;
-				stack[top].len = s.nv;
-				stack[top++].depth = depth - 1;
-			}
-			if (depth > 1 && len >= 4) {
-				x = s.u;
-				len /= 2;
-				depth--;
-				continue;
-			}
+		if (len < 4 || (len < 8 && depth >= 2)) {
+			fd_peres_short(x, len, &o);
+			goto next;
 		}
+		fd_peres_split32(x, len / 2, pext, &s);
+		fd_peres_put(&o, s.vn, s.nvn);
+		if (depth > 1 && s.nv >= 2 &&
+		    !FD_WARN_ON(top >= ARRAY_SIZE(stack))) {
+			stack[top].x = s.v;
+			stack[top].len = s.nv;
+			stack[top++].depth = depth - 1;
+		}
+		if (depth > 1 && len >= 4) {
+			x = s.u;
+			len /= 2;
+			depth--;
+			continue;
+		}
+next:
 		if (!top)
 			break;
 		top--;

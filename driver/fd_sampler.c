@@ -526,14 +526,19 @@ bool fd_sampler_roll(struct fd_sampler *s, struct fd_pool *fair, u64 *out)
 	}
 	if (s->plain_bits)
 		return fd_sampler_roll_plain(s, fair, out);
-	/* Back to 64 bits once a state kept across sides fits again. */
-	if (unlikely(s->large) && !fd_sampler_wide(s) && !(s->m >> 64))
-		s->large = false;
-	if (!s->large && s->dual)
-		return fd_sampler_roll_dual(s, fair, out);
-	if (!s->large)
-		return fd_sampler_roll64(s, fair, out);
 	for (;;) {
+		/*
+		 * Back to 64 bits once a state kept across sides fits again,
+		 * checked before every step: the road a step takes depends on
+		 * the state alone, never on whether the pool ran dry during
+		 * the last top-up, so the rolls are a function of the stream.
+		 */
+		if (unlikely(s->large) && !fd_sampler_wide(s) && !(s->m >> 64))
+			s->large = false;
+		if (!s->large && s->dual)
+			return fd_sampler_roll_dual(s, fair, out);
+		if (!s->large)
+			return fd_sampler_roll64(s, fair, out);
 		if (s->m < fd_sampler_target(s)) {
 			fd_sampler_top_up(s, fair, fd_sampler_deficit(s, s->m));
 			if (s->m < fd_sampler_target(s))

@@ -151,6 +151,26 @@ static inline bool fd_fast_pext(void)
 
 #endif /* __KERNEL__ */
 
+/*
+ * fd_ct_public() - declare @x public in the constant-time check
+ * @x: an lvalue computed from raw bits, which the code is about to branch
+ *	on or to use in an address
+ *
+ * The extractors and the health tests touch raw and fair bits with
+ * neither branches nor addresses that depend on them, except for a few
+ * values that are public by design (Documentation/design/fairdie.rst,
+ * "Constant time"): each is named by this macro where it is computed.
+ * It does nothing, except in the build of tools/ctcheck (FD_CTCHECK),
+ * where valgrind's memcheck follows the raw bits as undefined values and
+ * this marks @x as defined.
+ */
+#ifdef FD_CTCHECK
+#include <valgrind/memcheck.h>
+#define fd_ct_public(x)	VALGRIND_MAKE_MEM_DEFINED(&(x), sizeof(x))
+#else
+#define fd_ct_public(x)	do { } while (0)
+#endif
+
 /* Parallel bit extract: the bits of @x under @mask, packed at the bottom. */
 static inline u64 fd_pext(u64 x, u64 mask)
 {

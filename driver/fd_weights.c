@@ -245,7 +245,19 @@ found:
 	return true;
 }
 
-/* The same on a 128-bit state, for W above 2^32 or a wide state kept. */
+/* Whether the draw runs on 64 bits: a small precision and a state that fits. */
+static bool fd_weights_narrow(const struct fd_sampler *s)
+{
+	return s->precision <= 63 && !(s->m >> 64);
+}
+
+/*
+ * The same on a 128-bit state, for W above 2^32 or a wide state kept.
+ * False also when a rejection left a kept state narrow: the draw then
+ * continues on 64 bits, as it would if the pool ran dry there and it were
+ * called again, so that the face never depends on how the pool was
+ * refilled.
+ */
 static bool fd_weights_step128(const struct fd_weights *w,
 			       struct fd_sampler *s, struct fd_pool *fair,
 			       u64 *face)
@@ -256,6 +268,11 @@ static bool fd_weights_step128(const struct fd_weights *w,
 	u32 f;
 
 	for (;;) {
+		if (s->precision <= 63 && !(m >> 64)) {
+			s->z = z;
+			s->m = m;
+			return false;
+		}
 		if (m < target) {
 			k = s->precision + 1 -
 			    (m >> 64 ? 64 + fls64(m >> 64) : fls64(m));
@@ -290,12 +307,6 @@ static bool fd_weights_step128(const struct fd_weights *w,
 	return true;
 }
 
-/* Whether the draw runs on 64 bits: a small precision and a state that fits. */
-static bool fd_weights_narrow(const struct fd_sampler *s)
-{
-	return s->precision <= 63 && !(s->m >> 64);
-}
-
 /**
  * fd_weights_draw() - draw one face, taking fair bits from @fair as needed
  * @w: the weighted die
@@ -315,7 +326,7 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 		     struct fd_pool *fair, u64 *face)
 {
 	struct fd_weights_regs g;
-	bool ok;
+	bool ok = false;
 
 	if (w->total == 1) {
 		*face = w->first;
@@ -327,7 +338,8 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 			fd_weights_attach(w, s);
 		ok = fd_weights_step128(w, s, fair, face);
 		s->large = s->precision > 63 || (s->m >> 64);
-	} else {
+	}
+	if (!ok && fd_weights_narrow(s)) {
 		g.z = s->z;
 		g.m = s->m;
 		g.digits = s->digits;

@@ -25,6 +25,8 @@
  *               millions of random words of several biases
  *   rate        on simulated coins the output rate is p(1-p) per input bit
  *               and the output bits are balanced (within 6 sd)
+ *
+ * All of it with either packing of the bits (shifts under masks, PEXT).
  */
 #include <math.h>
 
@@ -223,9 +225,16 @@ int main(void)
 {
 	double t0 = fd_test_now();
 
-	test_exhaustive();
-	test_reference();
-	test_rate();
+	int pext;
+
+	/* Both packings: the shifts under masks, and PEXT where it runs. */
+	for (pext = 0; pext <= !!__builtin_cpu_supports("bmi2"); pext++) {
+		fd_shim_pext = pext;
+		NOTE("packing with %s", pext ? "PEXT" : "shifts under masks");
+		test_exhaustive();
+		test_reference();
+		test_rate();
+	}
 	NOTE("%.1f cpu s", fd_test_now() - t0);
 	return fd_check_summary();
 }
