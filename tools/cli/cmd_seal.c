@@ -218,9 +218,9 @@ static int fdc_need_log_key(const struct fdc_config *cfg, const char *cmd,
 			    struct fdc_keys *k)
 {
 	if (!cfg->log || !cfg->key) {
-		fdc_err("%s: --%s LOG is needed", cmd, cfg->log ? "key" : "log");
-		if (!cfg->log || !cfg->key)
-			return FDC_EXIT_USAGE;
+		fdc_err("%s: --%s is needed", cmd,
+			cfg->log ? "key KEY" : "log LOG");
+		return FDC_EXIT_USAGE;
 	}
 	return fdc_keys_load(cfg->key, k, true);
 }

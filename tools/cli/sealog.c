@@ -49,14 +49,12 @@ void fdc_hex(char *out, const u8 *in, size_t n)
 	out[2 * n] = 0;
 }
 
-static int fdc_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+/* One more than the value of a lower-case hex digit; 0 for any other. */
+static const u8 fdc_hexval[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
 
 /**
  * fdc_unhex() - exactly 2 @n lower-case hex digits, and nothing after, to
@@ -73,11 +71,12 @@ int fdc_unhex(u8 *out, const char *in, size_t n)
 	int hi, lo;
 
 	for (i = 0; i < n; i++) {
-		if (!in[2 * i] || !in[2 * i + 1])
+		/* A NUL is no digit: the string ends no earlier than checked. */
+		hi = fdc_hexval[(unsigned char)in[2 * i]] - 1;
+		if (hi < 0)
 			return -1;
-		hi = fdc_hexval(in[2 * i]);
-		lo = fdc_hexval(in[2 * i + 1]);
-		if (hi < 0 || lo < 0)
+		lo = fdc_hexval[(unsigned char)in[2 * i + 1]] - 1;
+		if (lo < 0)
 			return -1;
 		out[i] = hi << 4 | lo;
 	}
@@ -674,7 +673,8 @@ int fdc_log_open(struct fdc_log *log, const char *path,
 }
 
 /**
- * fdc_record_new() - the members every record starts with
+ * fdc_record_new() - the members every record starts with (the first
+ *	record of a log also names the public key)
  * @type: "sealed", "revealed" or "receipt"
  * @log: the log it goes to (its number and the hash of the line before)
  * @k: the key that signs it
@@ -699,7 +699,7 @@ void *fdc_record_new(const char *type, const struct fdc_log *log,
 	    json_object_set_new(r, "prev", json_string(prev)) ||
 	    json_object_set_new(r, "type", json_string(type)) ||
 	    json_object_set_new(r, "time", json_string(when)) ||
-	    json_object_set_new(r, "key", json_string(pub))) {
+	    (!log->seq && json_object_set_new(r, "key", json_string(pub)))) {
 		json_decref(r);
 		fdc_err("out of memory");
 		return NULL;

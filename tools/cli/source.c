@@ -161,14 +161,19 @@ void fdc_source_open_seed(struct fdc_source *src, u64 seed)
 	src->state = seed;
 }
 
+/* The most bytes of the stream made at a time. */
+#define FDC_STREAM_BYTES	(2 * CHACHA_BLOCK_SIZE)
+
 static long fdc_stream_bits(struct fdc_source *src, u64 *words, size_t max)
 {
-	size_t n = max / 8 / CHACHA_BLOCK_SIZE * CHACHA_BLOCK_SIZE;
+	size_t n = max / 8 < FDC_STREAM_BYTES ? max / 8 : FDC_STREAM_BYTES;
 
 	/*
 	 * Whole blocks only: nettle starts every call on a new block, so the
-	 * keystream is the same whatever the engine asks for at a time.
+	 * keystream is the same whatever the engine asks for at a time. A
+	 * draw seldom needs more than the first few.
 	 */
+	n -= n % CHACHA_BLOCK_SIZE;
 	memset(words, 0, n);
 	chacha_crypt(src->priv, n, (u8 *)words, (const u8 *)words);
 	fdc_bytes_to_words(words, n);
