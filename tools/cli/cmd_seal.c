@@ -269,7 +269,7 @@ int fdc_cmd_seal(struct fdc_config *cfg, int argc, char **argv)
 			return FDC_EXIT_FAILURE;
 		req.input = input;
 	}
-	if (fdc_request_check(&req)) {
+	if (fdc_request_check(&req, false)) {
 		free(input);
 		return FDC_EXIT_USAGE;
 	}

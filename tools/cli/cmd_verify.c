@@ -116,7 +116,7 @@ static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
 	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
 		return fdc_fail(v, seq, "record",
 				"a sealed record needs request, public and commitment");
-	if (fdc_request_check(&req))
+	if (fdc_request_check(&req, true))
 		return fdc_fail(v, seq, "record",
 				"not a request a sealed draw takes");
 	v->slots[seq - 1].rec = json_incref(rec);
@@ -381,7 +381,11 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		}
 		rec = fdc_verify_parse(&v, &body, &cap);
 		if (!rec) {
-			if (!v.n)
+			/* A first line with no signature is no record at all. */
+			if (!v.n && (v.len < FDC_SIG_SUFFIX_LEN ||
+				     memcmp(v.line + v.len - FDC_SIG_SUFFIX_LEN,
+					    FDC_SIG_PREFIX,
+					    sizeof(FDC_SIG_PREFIX) - 1)))
 				fdc_err("%s: not a fairdie log", v.path);
 			else
 				fdc_fail(&v, v.n + 1, "record",

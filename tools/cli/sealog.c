@@ -274,21 +274,23 @@ static bool fdc_is_number(const char *s)
 /**
  * fdc_request_check() - whether @req is one a sealed draw takes
  * @req: the request
+ * @quiet: print nothing
  *
  * 'sample K N', 'shuffle N', 'shuffle FILE', 'roll EXPR... [-n C]',
  * 'roll --weights W,... [-n C]', 'pick [-n C] FILE'; a FILE operand comes
  * last, with its content in @req->input.
  *
- * Return: 0, or -1 after printing a one-line error.
+ * Return: 0, or -1 after printing a one-line error (unless @quiet).
  */
-int fdc_request_check(const struct fdc_request *req)
+int fdc_request_check(const struct fdc_request *req, bool quiet)
 {
 	const char **a = (const char **)req->argv;
 	size_t n = req->argc, i;
 	bool file = false, ok = false;
 
 	if (!n) {
-		fdc_err("no request: expected sample, shuffle, roll or pick");
+		if (!quiet)
+			fdc_err("no request: expected sample, shuffle, roll or pick");
 		return -1;
 	}
 	if (!strcmp(a[0], "sample")) {
@@ -311,17 +313,20 @@ int fdc_request_check(const struct fdc_request *req)
 				ok = false;
 		}
 	} else {
-		fdc_err("unknown request '%s': expected sample, shuffle, roll or pick",
+		if (!quiet)
+			fdc_err("unknown request '%s': expected sample, shuffle, roll or pick",
 			fdc_quote(a[0]));
 		return -1;
 	}
 	if (!ok) {
-		fdc_err("%s: not a request a sealed draw takes: 'sample K N', 'shuffle N|FILE', 'roll EXPR [-n C]', 'roll --weights W,... [-n C]', 'pick [-n C] FILE'",
+		if (!quiet)
+			fdc_err("%s: not a request a sealed draw takes: 'sample K N', 'shuffle N|FILE', 'roll EXPR [-n C]', 'roll --weights W,... [-n C]', 'pick [-n C] FILE'",
 			a[0]);
 		return -1;
 	}
 	if (file != !!req->input) {
-		fdc_err("%s: the request's FILE and its content do not go together",
+		if (!quiet)
+			fdc_err("%s: the request's FILE and its content do not go together",
 			a[0]);
 		return -1;
 	}

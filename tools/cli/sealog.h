@@ -73,7 +73,7 @@ void fdc_commitment(u8 out[FDC_HASH_BYTES], const u8 *secret,
 		    const char *name, const struct fdc_request *req);
 void fdc_stream_key(u8 out[FDC_HASH_BYTES], const u8 *secret,
 		    const char *value, const struct fdc_request *req);
-int fdc_request_check(const struct fdc_request *req);
+int fdc_request_check(const struct fdc_request *req, bool quiet);
 int fdc_request_from_json(json_t *rec, struct fdc_request *req,
 			  const char **argv, size_t max);
 const char *fdc_str(json_t *rec, const char *key);
