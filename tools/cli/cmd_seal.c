@@ -276,7 +276,7 @@ int fdc_cmd_seal(struct fdc_config *cfg, int argc, char **argv)
 	ret = fdc_need_log_key(cfg, "seal", &k);
 	if (ret)
 		goto out;
-	ret = fdc_log_open(&log, cfg->log, &k);
+	ret = fdc_log_open(&log, cfg->log, &k, false);
 	if (ret)
 		goto out;
 	ret = FDC_EXIT_FAILURE;
@@ -382,7 +382,7 @@ int fdc_cmd_reveal(struct fdc_config *cfg, int argc, char **argv)
 	if (ret)
 		return ret;
 	fdc_hex(chex, commit, FDC_HASH_BYTES);
-	ret = fdc_log_open(&log, cfg->log, &k);
+	ret = fdc_log_open(&log, cfg->log, &k, true);
 	if (ret)
 		goto out;
 	ret = FDC_EXIT_FAILURE;

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 
 	if (argc < 4 || fdc_parse_u64(argv[3], &n) ||
 	    fdc_keys_load(argv[2], &k, true) ||
-	    fdc_log_open(&log, argv[1], &k)) {
+	    fdc_log_open(&log, argv[1], &k, false)) {
 		fprintf(stderr, "usage: seal-gen LOG KEY COUNT [outcome|commitment|public]\n");
 		return 2;
 	}

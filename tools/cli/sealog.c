@@ -620,23 +620,22 @@ bool fdc_line_signed(const char *line, size_t len, const u8 *pub)
  * @path: the file, made (mode 0644) when absent
  * @k: the key the next records are signed with: the last record must be
  *	signed by it too
- *
- * @log->buf holds the whole log afterwards.
+ * @whole: read the whole log into @log->buf (else only its last lines)
  *
  * Return: 0, or the exit status after a one-line error (1: the log is not
  * one to append to).
  */
 int fdc_log_open(struct fdc_log *log, const char *path,
-		 const struct fdc_keys *k)
+		 const struct fdc_keys *k, bool whole)
 {
 	json_t *rec = NULL, *v;
 	struct stat st;
 	const char *last;
-	size_t n;
+	off_t from;
+	size_t n, tail = 65536;
 
 	memset(log, 0, sizeof(*log));
-	log->path = fdc_quote(path);
-	log->path = strdup(log->path);
+	log->path = strdup(fdc_quote(path));
 	log->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (log->fd < 0) {
 		fdc_err("%s: %s", log->path, strerror(errno));
@@ -644,8 +643,16 @@ int fdc_log_open(struct fdc_log *log, const char *path,
 	}
 	while (flock(log->fd, LOCK_EX) && errno == EINTR)
 		;
-	if (fstat(log->fd, &st) || fdc_log_pread(log, 0, st.st_size))
+	if (fstat(log->fd, &st))
 		return FDC_EXIT_FAILURE;
+	/* Enough of the end to hold the whole last line. */
+	do {
+		tail *= 2;
+		from = whole || st.st_size <= (off_t)tail ? 0 :
+		       st.st_size - tail;
+		if (fdc_log_pread(log, from, st.st_size))
+			return FDC_EXIT_FAILURE;
+	} while (from && !memchr(log->buf, '\n', log->len - 1));
 	if (!log->len)
 		return 0;
 	if (log->buf[log->len - 1] != '\n') {
@@ -935,7 +942,7 @@ int fdc_receipt(const struct fdc_config *cfg, int argc, char **argv,
 			args[req.argc++] = argv[i];
 	}
 	req.argv = args;
-	ret = fdc_log_open(&log, c.log, &k);
+	ret = fdc_log_open(&log, c.log, &k, false);
 	if (ret)
 		goto out;
 	ret = FDC_EXIT_FAILURE;

@@ -87,7 +87,7 @@ int fdc_draw_sealed(const u8 key[FDC_HASH_BYTES],
  * struct fdc_log - a log open for appending, locked
  * @path: its name, for messages
  * @fd: the open file
- * @buf: everything it held when opened (fdc_log_open() with @whole)
+ * @buf: what it held when opened: all of it, or its last lines
  * @len: its length
  * @seq: the number of the last record (0 for an empty log)
  * @prev: the SHA-256 of the last record's line
@@ -102,7 +102,7 @@ struct fdc_log {
 };
 
 int fdc_log_open(struct fdc_log *log, const char *path,
-		 const struct fdc_keys *k);
+		 const struct fdc_keys *k, bool whole);
 int fdc_log_append(struct fdc_log *log, void *record,
 		   const struct fdc_keys *k);
 void fdc_log_close(struct fdc_log *log);
