@@ -410,8 +410,9 @@ int fdc_cmd_reveal(struct fdc_config *cfg, int argc, char **argv)
 			}
 		} else if (!strcmp(v, "sealed") && a.record == seq) {
 			mine = seq;
-		} else if (!strcmp(v, "revealed") && mine && json_integer_value(
-				json_object_get(rec, "sealed")) == (json_int_t)mine) {
+		} else if (!strcmp(v, "revealed") && mine &&
+			   json_integer_value(json_object_get(rec, "sealed")) ==
+			   (json_int_t)mine) {
 			revealed = seq;
 		}
 		json_decref(rec);

@@ -146,7 +146,8 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 	at = json_integer_value(s);
 	if (at < 1 || (u64)at >= seq ||
 	    (!v->slots[at - 1].rec && !v->slots[at - 1].revealed)) {
-		snprintf(why, sizeof(why), "it opens record %lld, which is no earlier sealed record",
+		snprintf(why, sizeof(why),
+			 "it opens record %lld, no earlier sealed record",
 			 (long long)at);
 		return fdc_fail(v, seq, "reveal", why);
 	}
@@ -417,8 +418,9 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		if (v.slots[i].rec || v.slots[i].revealed)
 			counts[v.slots[i].revealed ? 1 : 0]++;
 	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
-	printf("%s: %llu records hold: %llu sealed draws revealed, %llu not yet, %llu other records\n",
-	       v.path, (unsigned long long)v.n, (unsigned long long)counts[1],
+	printf("%s: %llu records hold: %llu sealed draws revealed, ", v.path,
+	       (unsigned long long)v.n, (unsigned long long)counts[1]);
+	printf("%llu not yet, %llu other records\n",
 	       (unsigned long long)counts[0],
 	       (unsigned long long)(v.n - 2 * counts[1] - counts[0]));
 	if (v.n)

@@ -23,7 +23,7 @@
 
 int main(int argc, char **argv)
 {
-	const char *rargv[] = { "sample", "6", "49" };
+	static const char *const rargv[] = { "sample", "6", "49" };
 	struct fdc_request req = { .argv = rargv, .argc = 3 };
 	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], key[FDC_HASH_BYTES];
 	char hex[2 * FDC_HASH_BYTES + 1], *out;

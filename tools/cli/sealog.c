@@ -284,7 +284,7 @@ static bool fdc_is_number(const char *s)
  */
 int fdc_request_check(const struct fdc_request *req, bool quiet)
 {
-	const char **a = (const char **)req->argv;
+	const char *const *a = req->argv;
 	size_t n = req->argc, i;
 	bool file = false, ok = false;
 
@@ -315,19 +315,19 @@ int fdc_request_check(const struct fdc_request *req, bool quiet)
 	} else {
 		if (!quiet)
 			fdc_err("unknown request '%s': expected sample, shuffle, roll or pick",
-			fdc_quote(a[0]));
+				fdc_quote(a[0]));
 		return -1;
 	}
 	if (!ok) {
 		if (!quiet)
 			fdc_err("%s: not a request a sealed draw takes: 'sample K N', 'shuffle N|FILE', 'roll EXPR [-n C]', 'roll --weights W,... [-n C]', 'pick [-n C] FILE'",
-			a[0]);
+				a[0]);
 		return -1;
 	}
 	if (file != !!req->input) {
 		if (!quiet)
 			fdc_err("%s: the request's FILE and its content do not go together",
-			a[0]);
+				a[0]);
 		return -1;
 	}
 	return 0;
@@ -463,7 +463,7 @@ int fdc_draw_sealed(const u8 key[FDC_HASH_BYTES],
  * Return: 0, or -1 when "request" (or "input") is malformed.
  */
 int fdc_request_from_json(json_t *rec, struct fdc_request *req,
-				 const char **argv, size_t max)
+			  const char **argv, size_t max)
 {
 	json_t *a = json_object_get(rec, "request"), *in, *s;
 	size_t i;

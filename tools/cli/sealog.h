@@ -44,7 +44,7 @@
  * @input_len: its length
  */
 struct fdc_request {
-	const char **argv;
+	const char *const *argv;
 	size_t argc;
 	const char *input;
 	size_t input_len;
