@@ -370,6 +370,8 @@ static int fdc_capture(struct fdc_config *cfg, int argc, char **argv,
 	/* The option parser starts over on every run. */
 	optind = 0;
 	ret = run(cfg, argc, argv);
+	/* A --json object ends in what is caught (nothing when not asked). */
+	ret = fdc_json_end(ret);
 	fflush(mem);
 	stdout = saved;
 	if (fclose(mem) && !ret) {
@@ -911,30 +913,34 @@ int fdc_receipt(const struct fdc_config *cfg, int argc, char **argv,
 	struct fdc_config c = *cfg;
 	struct fdc_request req = { 0 };
 	struct fdc_keys k;
-	struct fdc_log log;
+	struct fdc_log log = { .fd = -1 };
 	const char **args;
 	char *out;
-	size_t len;
+	size_t len = 0;
 	json_t *r;
 	int ret, i;
 
-	ret = fdc_capture(&c, argc, argv, run, &out, &len);
-	if (ret)
-		return ret;
-	if (!c.key) {
-		fdc_err("%s: --log needs --key KEY, the key that signs the receipt",
-			argv[0]);
-		free(out);
-		return FDC_EXIT_USAGE;
+	/* The outcome goes to the log: not to a file of its own (-o). */
+	for (i = 1; i < argc && strcmp(argv[i], "--") &&
+	     (run == fdc_cmd_shuffle || run == fdc_cmd_sample); i++) {
+		if (!strncmp(argv[i], "--output", 8) ||
+		    (argv[i][0] == '-' && argv[i][1] != '-' &&
+		     strchr(argv[i], 'o'))) {
+			fdc_err("%s: --log and -o do not go together: the receipt holds the outcome",
+				argv[0]);
+			return FDC_EXIT_USAGE;
+		}
 	}
-	ret = fdc_keys_load(c.key, &k, true);
-	if (ret) {
-		free(out);
-		return ret;
-	}
-	/* The request as typed, without the options that name the log. */
+	/*
+	 * The request as typed (before the option parser reorders @argv),
+	 * without the options that name the log.
+	 */
 	args = calloc(argc + 1, sizeof(*args));
-	for (i = 0; args && i < argc; i++) {
+	if (!args) {
+		fdc_err("out of memory");
+		return FDC_EXIT_FAILURE;
+	}
+	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--log") || !strcmp(argv[i], "--key"))
 			i++;
 		else if (strncmp(argv[i], "--log=", 6) &&
@@ -942,6 +948,19 @@ int fdc_receipt(const struct fdc_config *cfg, int argc, char **argv,
 			args[req.argc++] = argv[i];
 	}
 	req.argv = args;
+	out = NULL;
+	ret = fdc_capture(&c, argc, argv, run, &out, &len);
+	if (ret)
+		goto out;
+	if (!c.key) {
+		fdc_err("%s: --log needs --key KEY, the key that signs the receipt",
+			argv[0]);
+		ret = FDC_EXIT_USAGE;
+		goto out;
+	}
+	ret = fdc_keys_load(c.key, &k, true);
+	if (ret)
+		goto out;
 	ret = fdc_log_open(&log, c.log, &k, false);
 	if (ret)
 		goto out;

@@ -182,6 +182,13 @@ t 0 "verify receipts" "$bin" verify --key key.pub rlog &&
 t 2 "receipt on roulette" "$bin" --seed=1 roulette --log rlog --key key &&
 	has "$tmp/err" "--log does not apply" "receipt: roulette refuses" &&
 	one_line "receipt: roulette"
+t 0 "receipt --json" "$bin" --seed=1 roll 3d6 --json --log rlog --key key &&
+	has "$tmp/out" '{"rolls": [{"expr": "3d6"' "receipt --json: printed" &&
+	tail -n 1 rlog >"$tmp/last" &&
+	has "$tmp/last" '"outcome":"{\"rolls\": [{\"expr\": \"3d6\"' \
+		"receipt --json: logged"
+t 2 "receipt with -o" "$bin" --seed=1 shuffle -o out.txt 5 --log rlog --key key &&
+	has "$tmp/err" "--log and -o do not go together" "receipt -o: refused"
 t 2 "receipt without key" "$bin" --seed=1 roll d6 --log rlog &&
 	has "$tmp/err" "--log needs --key" "receipt: no key" &&
 	[ ! -s "$tmp/out" ] && pass
