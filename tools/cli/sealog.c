@@ -616,6 +616,18 @@ bool fdc_line_signed(const char *line, size_t len, const u8 *pub)
 	return ok;
 }
 
+/* A new log's name is durable too: fsync(2) the folder holding it. */
+static int fdc_sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
 /**
  * fdc_log_open() - open @path for appending, locked, and find its end
  * @log: the log
@@ -633,11 +645,22 @@ int fdc_log_open(struct fdc_log *log, const char *path,
 	json_t *rec = NULL, *v;
 	struct stat st;
 	const char *last;
+	char *slash;
 	off_t from;
 	size_t n, tail = 65536;
 
 	memset(log, 0, sizeof(*log));
 	log->path = strdup(fdc_quote(path));
+	log->dir = strdup(path);
+	if (!log->path || !log->dir) {
+		fdc_err("out of memory");
+		return FDC_EXIT_FAILURE;
+	}
+	slash = strrchr(log->dir, '/');
+	if (!slash)
+		strcpy(log->dir, ".");
+	else
+		slash[slash == log->dir] = 0;
 	log->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (log->fd < 0) {
 		fdc_err("%s: %s", log->path, strerror(errno));
@@ -817,7 +840,7 @@ int fdc_log_append(struct fdc_log *log, void *record,
 		}
 		done += r;
 	}
-	if (fsync(log->fd)) {
+	if (fsync(log->fd) || (!log->seq && fdc_sync_dir(log->dir))) {
 		fdc_err("%s: %s", log->path, strerror(errno));
 		free(line);
 		return -1;
@@ -842,8 +865,10 @@ void fdc_log_close(struct fdc_log *log)
 	log->fd = -1;
 	free(log->buf);
 	free((char *)log->path);
+	free(log->dir);
 	log->buf = NULL;
 	log->path = NULL;
+	log->dir = NULL;
 }
 
 /* The extractor and the module's state, for a receipt of a device draw. */

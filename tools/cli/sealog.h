@@ -86,6 +86,7 @@ int fdc_draw_sealed(const u8 key[FDC_HASH_BYTES],
 /**
  * struct fdc_log - a log open for appending, locked
  * @path: its name, for messages
+ * @dir: the folder holding it
  * @fd: the open file
  * @buf: what it held when opened: all of it, or its last lines
  * @len: its length
@@ -94,6 +95,7 @@ int fdc_draw_sealed(const u8 key[FDC_HASH_BYTES],
  */
 struct fdc_log {
 	const char *path;
+	char *dir;
 	int fd;
 	char *buf;
 	size_t len;
