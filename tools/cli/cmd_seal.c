@@ -237,8 +237,9 @@ int fdc_cmd_seal(struct fdc_config *cfg, int argc, char **argv)
 {
 	u8 secret[FDC_SECRET_BYTES], commit[FDC_HASH_BYTES];
 	char shex[2 * FDC_SECRET_BYTES + 1], chex[2 * FDC_HASH_BYTES + 1];
-	char text[256], *input = NULL;
+	char text[256], *input = NULL, *out;
 	struct fdc_request req = { 0 };
+	size_t len;
 	struct fdc_seal_args a;
 	struct fdc_keys k;
 	struct fdc_log log = { .fd = -1 };
@@ -273,6 +274,13 @@ int fdc_cmd_seal(struct fdc_config *cfg, int argc, char **argv)
 		free(input);
 		return FDC_EXIT_USAGE;
 	}
+	/* A request its command refuses ('sample 7 5') is refused now. */
+	memset(commit, 0, sizeof(commit));
+	if (fdc_draw_sealed(commit, &req, &out, &len)) {
+		free(input);
+		return FDC_EXIT_USAGE;
+	}
+	free(out);
 	ret = fdc_need_log_key(cfg, "seal", &k);
 	if (ret)
 		goto out;

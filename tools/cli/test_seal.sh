@@ -351,6 +351,13 @@ t 2 "seal an unknown request" "$bin" --seed=1 seal --log log --key key \
 	--secret r4 --public none roulette
 t 2 "seal a request with options" "$bin" --seed=1 seal --log log --key key \
 	--secret r4 --public none sample -r 6 49
+t 2 "seal a request its command refuses" "$bin" --seed=1 seal --log log \
+	--key key --secret r4 --public none sample 7 5 &&
+	has "$tmp/err" "sample: invalid K '7'" "seal sample 7 5: named" &&
+	one_line "seal sample 7 5" && [ ! -e r4 ] && pass
+t 2 "seal a bad expression" "$bin" --seed=1 seal --log log --key key \
+	--secret r4 --public none roll 3d0 &&
+	has "$tmp/err" "bad expression" "seal roll 3d0: named" && [ ! -e r4 ] && pass
 t 2 "seal without --public" "$bin" --seed=1 seal --log log --key key \
 	--secret r4 sample 6 49
 t 1 "verify a missing log" "$bin" verify nolog
