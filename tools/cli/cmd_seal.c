@@ -366,7 +366,7 @@ int fdc_cmd_reveal(struct fdc_config *cfg, int argc, char **argv)
 	struct fdc_seal_args a;
 	struct fdc_keys k;
 	json_t *rec, *sealed = NULL, *r;
-	u64 seq, mine = 0, revealed = 0, other = 0;
+	u64 seq, mine = 0, revealed = 0, other = 0, nline = 0;
 	char *out = NULL;
 	size_t len;
 	int ret;
@@ -399,10 +399,10 @@ int fdc_cmd_reveal(struct fdc_config *cfg, int argc, char **argv)
 	for (line = log.buf; line < log.buf + log.len; line = end + 1) {
 		end = memchr(line, '\n', log.buf + log.len - line);
 		rec = fdc_parse_record(line, end - line);
+		nline++;
 		if (!rec) {
-			fdc_err("%s: line %zu is not a fairdie record",
-				log.path, (size_t)(line == log.buf ? 1 :
-						   log.seq));
+			fdc_err("%s: line %llu is not a fairdie record: see 'fairdie verify'",
+				log.path, (unsigned long long)nline);
 			goto out;
 		}
 		seq = json_integer_value(json_object_get(rec, "seq"));
