@@ -234,7 +234,7 @@ while read -r i rec key; do
 		has "$tmp/err" "record $rec: signature" "tamper record $rec $key: named" &&
 		one_line "tamper record $rec $key"
 done <tampers
-[ "$ntamper" -ge 30 ] && pass || fail "only $ntamper tampers made"
+if [ "$ntamper" -ge 30 ]; then pass; else fail "only $ntamper tampers made"; fi
 
 # A record deleted, two swapped, one added by someone without the key.
 sed 2d mix >deleted
@@ -321,7 +321,7 @@ t 1 "an unknown record" "$bin" reveal --log log --key key --secret r2 \
 	has "$tmp/err" "no sealed record 999" "unknown record: named"
 t 1 "a secret of another log" "$bin" reveal --log rlog --key key --secret r2 &&
 	has "$tmp/err" "matches no sealed record" "other log: named"
-cmp -s log log.sealed && pass || fail "a refused reveal appended"
+if cmp -s log log.sealed; then pass; else fail "a refused reveal appended"; fi
 t 0 "reveal" "$bin" reveal --log log --key key --secret r1 --public-value x
 t 1 "reveal twice" "$bin" reveal --log log --key key --secret r1 \
 	--public-value x &&
@@ -364,8 +364,8 @@ t 1 "verify a missing log" "$bin" verify nolog
 t 2 "verify without a log" "$bin" verify
 # Nothing above truncated or rewrote the log: what it held is still there.
 size=$(wc -c <log.before)
-head -c "$size" log | cmp -s - log.before && pass ||
-	fail "the log was rewritten"
+if head -c "$size" log | cmp -s - log.before; then pass; else
+	fail "the log was rewritten"; fi
 t 0 "the log after the refusals" "$bin" verify --key key.pub log
 
 # --- concurrent appends -----------------------------------------------------
@@ -388,7 +388,7 @@ for p in 1 2 3 4 5 6 7 8; do
 done
 wait
 cat conc? >"$tmp/err"
-[ -s "$tmp/err" ] && fail "concurrent appends failed" || pass
+if [ -s "$tmp/err" ]; then fail "concurrent appends failed"; else pass; fi
 t 0 "verify the concurrent log" "$bin" verify --key key.pub "$clog" &&
 	has "$tmp/out" "$((8 * per)) records hold" "concurrent: no record lost"
 rm -f "$clog"
