@@ -17,7 +17,7 @@
  * (ru_maxrss). Figures are medians; a ratio is fairdie's over shuf's, so
  * that <= 1 is as fast or as small.
  *
- *   cli [-r REPS] [-n ROLLS] [-l LINES] [-d DIR] FAIRDIE
+ *   cli [-r REPS] [-n ROLLS] [-l LINES] [-v DRAWS -g SEAL_GEN] [-d DIR] FAIRDIE
  */
 
 #include <errno.h>
@@ -92,6 +92,52 @@ static int cli_pair(char *const *a, char *const *b, const char *in, int reps,
 	return 0;
 }
 
+/*
+ * 'fairdie verify' on a log of @draws revealed 'sample 6 49' draws made by
+ * @gen in @dir (/dev/shm when there is one: the log's appends are
+ * fsync'd), @reps times: revealed records per CPU second, or -1.
+ */
+static double cli_verify(const char *fairdie, const char *gen, long draws,
+			 const char *dir, int reps)
+{
+	char key[4096], pub[4100], log[4096], num[32];
+	struct cli_run r = { 0 };
+	double rate = -1;
+	int i;
+
+	if (!access("/dev/shm", W_OK))
+		dir = "/dev/shm";
+	snprintf(key, sizeof(key), "%s/fairdie-bench-key.%d", dir, getpid());
+	snprintf(pub, sizeof(pub), "%s.pub", key);
+	snprintf(log, sizeof(log), "%s/fairdie-bench-log.%d", dir, getpid());
+	snprintf(num, sizeof(num), "%ld", draws);
+	{
+		char *keygen[] = { (char *)fairdie, "--seed=1", "keygen", key,
+				   NULL };
+		char *make[] = { (char *)gen, log, key, num, NULL };
+		char *verify[] = { (char *)fairdie, "verify", "--key", pub,
+				   log, NULL };
+
+		if (cli_run(keygen, NULL, &r) || cli_run(make, NULL, &r))
+			goto out;
+		memset(&r, 0, sizeof(r));
+		for (i = 0; i < reps; i++)
+			if (cli_run(verify, NULL, &r))
+				goto out;
+	}
+	printf("'fairdie verify' on %ld revealed 'sample 6 49' draws (%ld records): %.3f CPU s\n",
+	       draws, 2 * draws, bench_median(&r.cpu));
+	printf("(median of %d), %.3f wall s: %.0f revealed records per CPU second (target\n",
+	       reps, bench_median(&r.wall), draws / bench_median(&r.cpu));
+	printf(">= 100000).\n\n");
+	rate = draws / bench_median(&r.cpu);
+out:
+	unlink(key);
+	unlink(pub);
+	unlink(log);
+	return rate;
+}
+
 static void cli_row(const char *what, const struct cli_run *r)
 {
 	char spread[64];
@@ -106,13 +152,15 @@ int main(int argc, char **argv)
 	struct cli_run f_roll = { 0 }, s_roll = { 0 }, f_shuf = { 0 };
 	struct cli_run s_shuf = { 0 };
 	long rolls = 10000000, lines = 1000000, i;
-	const char *dir = ".", *fairdie;
+	const char *dir = ".", *fairdie, *gen = NULL;
+	long draws = 0;
+	double verify = 0;
 	char path[4096], num[32], head[96];
 	int reps = 5, c;
 	double roll, shuf, mem;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "r:n:l:d:")) != -1) {
+	while ((c = getopt(argc, argv, "r:n:l:v:g:d:")) != -1) {
 		switch (c) {
 		case 'r':
 			reps = atoi(optarg);
@@ -123,6 +171,12 @@ int main(int argc, char **argv)
 		case 'l':
 			lines = atol(optarg);
 			break;
+		case 'v':
+			draws = atol(optarg);
+			break;
+		case 'g':
+			gen = optarg;
+			break;
 		case 'd':
 			dir = optarg;
 			break;
@@ -131,8 +185,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc || reps < 1 || reps > BENCH_MAX_REPS ||
-	    rolls < 1 || lines < 1) {
-		fprintf(stderr, "usage: cli [-r REPS] [-n ROLLS] [-l LINES] [-d DIR] FAIRDIE\n");
+	    rolls < 1 || lines < 1 || (draws && !gen)) {
+		fprintf(stderr, "usage: cli [-r REPS] [-n ROLLS] [-l LINES] [-v DRAWS -g SEAL_GEN] [-d DIR] FAIRDIE\n");
 		return 2;
 	}
 	fairdie = argv[optind];
@@ -203,6 +257,12 @@ int main(int argc, char **argv)
 	bench_key(bench_median(&s_shuf.cpu), "shuf_shuffle_cpu_s");
 	bench_key(bench_median(&f_shuf.rss), "cli_shuffle_maxrss_kib");
 	bench_key(bench_median(&s_shuf.rss), "shuf_shuffle_maxrss_kib");
+	if (draws) {
+		verify = cli_verify(fairdie, gen, draws, dir, reps);
+		if (verify < 0)
+			return 1;
+		bench_key(verify, "verify_records_per_s");
+	}
 	bench_print_keys();
 	return 0;
 }

@@ -29,12 +29,12 @@ case $mode in
 full)
 	bench_args="-t 1 -c 0.5 -r 5 -s 1000000 -b 33554432"
 	guest_args="-r 7 -m 32 -f 1000 -o 300 -S 10"
-	cli_args="-r 5 -n 10000000 -l 1000000"
+	cli_args="-r 5 -n 10000000 -l 1000000 -v 20000"
 	;;
 smoke)
 	bench_args="-t 0.05 -c 0.02 -r 2 -s 20000 -b 262144"
 	guest_args="-r 2 -m 2 -s 2000 -f 100 -o 20 -S 1"
-	cli_args="-r 1 -n 100000 -l 10000"
+	cli_args="-r 1 -n 100000 -l 10000 -v 200"
 	;;
 *)
 	echo "usage: run.sh full|smoke" >&2
@@ -66,7 +66,8 @@ fi
 
 echo "== the fairdie tool beside shuf: out/cli $cli_args" >&2
 # shellcheck disable=SC2086
-if ! "$out/cli" $cli_args -d "$out" "$top/tools/fairdie" >"$out/cli.md"; then
+if ! "$out/cli" $cli_args -g "$top/tools/cli/build/seal-gen" -d "$out" \
+	"$top/tools/fairdie" >"$out/cli.md"; then
 	echo "run.sh: out/cli failed" >&2
 	status=1
 fi
@@ -153,7 +154,8 @@ cpu_stage_peres_ns_per_word cpu_stage_sampler_d6_ns_per_word
 d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
 d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
-peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf"
+peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf
+verify_records_per_s"
 for w in 2d6 3d6 zipf1000 skew1e9; do
 	required="$required weights_bits_per_draw_$w weights_entropy_$w weights_draws_per_s_$w"
 done

@@ -23,12 +23,15 @@
  * @FDC_USRC_FILE: a file or pipe (--random-source=FILE, '-' for stdin)
  * @FDC_USRC_GETRANDOM: getrandom(2) (--source=getrandom)
  * @FDC_USRC_SEED: splitmix64 from a seed (--seed=N), not for security
+ * @FDC_USRC_STREAM: the bit stream of a sealed draw (ChaCha20 under a key
+ *	made from its secret, public value and request; 'fairdie reveal')
  */
 enum fdc_user_source {
 	FDC_USRC_DEVICE,
 	FDC_USRC_FILE,
 	FDC_USRC_GETRANDOM,
 	FDC_USRC_SEED,
+	FDC_USRC_STREAM,
 };
 
 /**
@@ -45,6 +48,9 @@ enum fdc_user_source {
  *	FAIRDIE_SOURCE did)
  * @random_file: the file of --random-source
  * @seed: the seed of --seed
+ * @stream_key: the 32-byte key of FDC_USRC_STREAM
+ * @log: the log of --log (receipts, sealed draws), or NULL
+ * @key: the signing key of --key, or NULL
  */
 struct fdc_config {
 	const char *device;
@@ -58,6 +64,9 @@ struct fdc_config {
 	bool source_opt;
 	const char *random_file;
 	u64 seed;
+	const u8 *stream_key;
+	const char *log;
+	const char *key;
 };
 
 /**

@@ -75,6 +75,9 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	case FDC_USRC_SEED:
 		fdc_source_open_seed(&e->src, cfg->seed);
 		break;
+	case FDC_USRC_STREAM:
+		ret = fdc_source_open_stream(&e->src, cfg->stream_key);
+		break;
 	default:
 #ifdef FDC_FAKE_DEVICE
 		/* Test builds only: "fake:SEED" is the deterministic double. */
@@ -96,7 +99,9 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	if (ret)
 		return -1;
 	fdc_engine_open_source(e, 0);
-	if (cfg->user_source == FDC_USRC_FILE)
+	/* A sealed draw's stream is read as a file of its bits would be. */
+	if (cfg->user_source == FDC_USRC_FILE ||
+	    cfg->user_source == FDC_USRC_STREAM)
 		e->max_ahead = 1;
 	/* Dijkstra's roulette rolls uniform dice only (SET_WEIGHTS refuses). */
 	if (fdc_source_is_device(&e->src)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sealog.h"
 
 /**
  * struct fdc_command - a subcommand
@@ -15,25 +16,35 @@
  * @run: runs it with argv[0] == @name; returns the exit status
  * @summary: one line for the main help
  * @json: its --json output ends in an "error" member on failure (json.c)
+ * @receipt: it takes --log LOG --key KEY, a signed receipt of its draw
  */
 struct fdc_command {
 	const char *name;
 	int (*run)(struct fdc_config *cfg, int argc, char **argv);
 	const char *summary;
 	bool json;
+	bool receipt;
 };
 
 static const struct fdc_command fdc_commands[] = {
-	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8", true },
-	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of lines or numbers, as shuf", true },
-	{ "sample", fdc_cmd_sample, "K distinct values of 1..N, or lines, in random order", true },
-	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495", true },
-	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)", true },
-	{ "pick", fdc_cmd_pick, "draw items of a file of 'WEIGHT ITEM' lines, exactly", true },
-	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die", true },
-	{ "config", fdc_cmd_config, "show the source of fair bits and its settings", true },
-	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample", true },
-	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll", true },
+	{ "roll", fdc_cmd_roll, "roll dice: 3d6, d20+4, 4d6k3, 6x4d6k3, 10d10>=8", true, true },
+	{ "shuffle", fdc_cmd_shuffle, "a fair permutation of lines or numbers, as shuf",
+	  true, true },
+	{ "sample", fdc_cmd_sample, "K distinct values of 1..N, or lines, in random order",
+	  true, true },
+	{ "craps", fdc_cmd_craps, "play craps and compare the wins with 244/495", true, true },
+	{ "roulette", fdc_cmd_roulette, "spin a European roulette wheel (0 to 36)", true, false },
+	{ "pick", fdc_cmd_pick, "draw items of a file of 'WEIGHT ITEM' lines, exactly",
+	  true, true },
+	{ "extract", fdc_cmd_extract, "fair rolls or bits from your own loaded die", true, false },
+	{ "config", fdc_cmd_config, "show the source of fair bits and its settings", true, false },
+	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample", true, false },
+	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll",
+	  true, false },
+	{ "keygen", fdc_cmd_keygen, "make a key that signs a log of draws", false, false },
+	{ "seal", fdc_cmd_seal, "seal a draw, to be opened by a public value", false, false },
+	{ "reveal", fdc_cmd_reveal, "open a sealed draw and print its outcome", false, false },
+	{ "verify", fdc_cmd_verify, "check a log of draws and replay every reveal", false, false },
 };
 
 static const char fdc_main_help[] =
@@ -66,13 +77,26 @@ static const struct option fdc_main_opts[] = {
 static int fdc_run(const struct fdc_command *cmd, struct fdc_config *cfg,
 		   int argc, char **argv)
 {
+	bool log = cfg->log;
 	int i;
 
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--log") || !strncmp(argv[i], "--log=", 6))
+			log = true;
+	/* seal and reveal take --log as their own; the others refuse it. */
+	if (log && !cmd->receipt && cmd->run != fdc_cmd_seal &&
+	    cmd->run != fdc_cmd_reveal) {
+		fdc_err("%s: --log does not apply: receipts are for roll, shuffle, sample, pick and craps",
+			cmd->name);
+		return FDC_EXIT_USAGE;
+	}
 	if (!cmd->json)
 		return cmd->run(cfg, argc, argv);
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			fdc_json_request();
+	if (log && cmd->receipt)
+		return fdc_json_end(fdc_receipt(cfg, argc, argv, cmd->run));
 	return fdc_json_end(cmd->run(cfg, argc, argv));
 }
 

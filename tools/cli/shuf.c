@@ -671,7 +671,8 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	o.f = fdc_shuf_open_output(sh);
 	if (!o.f)
 		goto out_free;
-	if (o.f == stdout)
+	/* Not when the output is caught in memory (receipts, sealed draws). */
+	if (o.f == stdout && fileno(stdout) >= 0)
 		setvbuf(stdout, NULL, _IOFBF, 65536);
 	if (sh->json) {
 		fdc_json_begin(o.f);

@@ -2,7 +2,8 @@
 /*
  * fairdie tool - the sources of fair bits in userspace: a file or pipe
  * (--random-source=FILE, '-' for standard input), getrandom(2)
- * (--source=getrandom) and splitmix64 from a seed (--seed=N).
+ * (--source=getrandom), splitmix64 from a seed (--seed=N) and the stream of
+ * a sealed draw (ChaCha20's keystream, 'fairdie reveal' and 'verify').
  *
  * They hand out bits only: the engine makes the rolls. --seed=N gives the
  * bits of splitmix64 seeded with N: reproducible runs for teaching and
@@ -16,7 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include <nettle/chacha.h>
 
 #include "fd_sim.h"
 #include "msg.h"
@@ -155,6 +159,67 @@ void fdc_source_open_seed(struct fdc_source *src, u64 seed)
 	fdc_source_name(src, "seed");
 	src->fd = -1;
 	src->state = seed;
+}
+
+/* The most bytes of the stream made at a time. */
+#define FDC_STREAM_BYTES	(2 * CHACHA_BLOCK_SIZE)
+
+static long fdc_stream_bits(struct fdc_source *src, u64 *words, size_t max)
+{
+	size_t n = max / 8 < FDC_STREAM_BYTES ? max / 8 : FDC_STREAM_BYTES;
+
+	/*
+	 * Whole blocks only: nettle starts every call on a new block, so the
+	 * keystream is the same whatever the engine asks for at a time. A
+	 * draw seldom needs more than the first few.
+	 */
+	n -= n % CHACHA_BLOCK_SIZE;
+	memset(words, 0, n);
+	chacha_crypt(src->priv, n, (u8 *)words, (const u8 *)words);
+	fdc_bytes_to_words(words, n);
+	return (long)n * 8;
+}
+
+static void fdc_stream_close(struct fdc_source *src)
+{
+	free(src->priv);
+	src->priv = NULL;
+}
+
+static const struct fdc_source_ops fdc_stream_ops = {
+	.bits = fdc_stream_bits,
+	.close = fdc_stream_close,
+};
+
+/**
+ * fdc_source_open_stream() - the bits of a sealed draw: ChaCha20's
+ *	keystream (20 rounds, 64-bit nonce of zeros, block counter from 0)
+ *	under @key, its bytes in order, each byte's lowest bit first, as
+ *	--random-source reads a file holding them
+ * @src: the source
+ * @key: the 32-byte key (Documentation/userspace-api/fairdie.rst says how
+ *	'fairdie reveal' makes it)
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_source_open_stream(struct fdc_source *src, const u8 key[32])
+{
+	static const u8 nonce[CHACHA_NONCE_SIZE];
+	struct chacha_ctx *ctx;
+
+	memset(src, 0, sizeof(*src));
+	ctx = malloc(sizeof(*ctx));
+	if (!ctx) {
+		fdc_err("out of memory");
+		return -1;
+	}
+	chacha_set_key(ctx, key);
+	chacha_set_nonce(ctx, nonce);
+	src->ops = &fdc_stream_ops;
+	src->priv = ctx;
+	src->fd = -1;
+	fdc_source_name(src, "sealed draw");
+	return 0;
 }
 
 /**

@@ -63,6 +63,7 @@ struct fdc_source {
 int fdc_source_open_file(struct fdc_source *src, const char *path);
 int fdc_source_open_getrandom(struct fdc_source *src);
 void fdc_source_open_seed(struct fdc_source *src, u64 seed);
+int fdc_source_open_stream(struct fdc_source *src, const u8 key[32]);
 void fdc_source_close(struct fdc_source *src);
 void fdc_source_name(struct fdc_source *src, const char *name);
 

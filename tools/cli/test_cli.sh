@@ -76,7 +76,8 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle sample craps roulette extract pick config stats bench"
+commands="roll shuffle sample craps roulette extract pick config stats bench
+keygen seal reveal verify"
 
 # --- help and usage -------------------------------------------------------
 t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"

@@ -22,6 +22,8 @@ enum {
 	FDC_OPT_SIM,
 	FDC_OPT_RANDOM_SOURCE,
 	FDC_OPT_SEED,
+	FDC_OPT_LOG,
+	FDC_OPT_KEY,
 };
 
 static const struct option fdc_global_opts[] = {
@@ -32,6 +34,8 @@ static const struct option fdc_global_opts[] = {
 	{ "sim", required_argument, NULL, FDC_OPT_SIM },
 	{ "random-source", required_argument, NULL, FDC_OPT_RANDOM_SOURCE },
 	{ "seed", required_argument, NULL, FDC_OPT_SEED },
+	{ "log", required_argument, NULL, FDC_OPT_LOG },
+	{ "key", required_argument, NULL, FDC_OPT_KEY },
 };
 
 const char fdc_global_help[] =
@@ -54,6 +58,8 @@ const char fdc_global_help[] =
 "      --sim=SEED:NUM/DEN  the simulated coin, P(bit = 1) = NUM/DEN from a\n"
 "                          splitmix64 stream seeded with SEED; implies\n"
 "                          --source=sim unless --source is given\n"
+"      --log=LOG --key=KEY append a signed receipt of the draw to LOG\n"
+"                          (roll, shuffle, sample, pick, craps)\n"
 "  -h, --help              show this help and exit\n"
 "Environment: FAIRDIE_SOURCE=getrandom makes getrandom(2) the default\n"
 "source (FAIRDIE_SOURCE=device, the default, the device).\n";
@@ -128,6 +134,7 @@ static const char *const fdc_user_source_opts[] = {
 	[FDC_USRC_FILE] = "--random-source",
 	[FDC_USRC_GETRANDOM] = "--source=getrandom",
 	[FDC_USRC_SEED] = "--seed",
+	[FDC_USRC_STREAM] = "a sealed draw",
 };
 
 /* Take the bits from @kind instead of the device; one such source only. */
@@ -212,6 +219,15 @@ static int fdc_global_opt(struct fdc_config *cfg, int opt, const char *arg)
 			return -1;
 		}
 		return fdc_user_source(cfg, FDC_USRC_SEED);
+	case FDC_OPT_LOG:
+	case FDC_OPT_KEY:
+		if (!*arg) {
+			fdc_err("invalid --%s '': expected a file",
+				opt == FDC_OPT_LOG ? "log" : "key");
+			return -1;
+		}
+		*(opt == FDC_OPT_LOG ? &cfg->log : &cfg->key) = arg;
+		return 0;
 	case FDC_OPT_EXTRACTOR:
 		v = fd_extractor_parse(arg);
 		if (v < 0) {

@@ -9,6 +9,7 @@
 # (image and headers, from bookworm-security) for the second VM run;
 # nettle-dev for the tool's SHA-256 ('fairdie extract --method hash'),
 # libgmp-dev for the exact distributions of 'fairdie roll --stats'.
+# libjansson-dev for reading the log of sealed draws (fairdie verify).
 # linux-source-6.1 provides checkpatch.pl, kernel-doc and the kselftest
 # harness, unpacked at build time, and the debug kernel (make vmtest
 # KVER=debug), built from it with flex, bison, libelf-dev, libssl-dev.
@@ -24,7 +25,7 @@ gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
-flex bison libelf-dev libssl-dev nettle-dev libgmp-dev valgrind"
+flex bison libelf-dev libssl-dev nettle-dev libgmp-dev libjansson-dev valgrind"
 
 here=$(cd "$(dirname "$0")" && pwd)
 

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairdie tool - 'fairdie verify LOG': every record of a log of draws
+ * checked, every revealed outcome drawn again.
+ *
+ * In the order of the log, each line is read with jansson; a record must
+ * be a fairdie record, numbered one more than the one before, holding the
+ * SHA-256 of the line before (chain); a reveal must open a sealed record
+ * of the same log not opened before, its secret must give the sealed
+ * commitment (commitment), a public value must be given exactly when the
+ * record names one (public value), and the request run on the stream of
+ * secret, public value and request must print the outcome recorded
+ * (outcome). Whenever a record fails, its own signature is checked first,
+ * so that a record changed by someone without the key is named for its
+ * signature, and a record the key's holder signed with a wrong outcome for
+ * its outcome. The last record's signature is always checked: the chain
+ * of hashes carries it back to the first record, each line's hash held
+ * (and signed) by the next, and 'fairdie seal', 'reveal' and receipts
+ * never append after a last record the key did not sign. With
+ * --all-signatures each signature is checked on its own as well.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "sealog.h"
+
+static const char fdc_verify_help[] =
+"Usage: fairdie verify [--key KEY.pub] LOG\n"
+"Check every record of LOG: its place in the hash chain, its signature,\n"
+"each revealed secret against its commitment, and each revealed outcome,\n"
+"drawn again bit for bit. Exit 0 when every record holds; 1 naming the\n"
+"first that does not and what failed; 2 on usage errors. Without --key the\n"
+"key named in the log's first record is used: give the public key you got\n"
+"from the draw's operator to know the log is theirs.\n"
+"\n"
+"Options:\n"
+"      --key=KEY.pub       the public key that must have signed every record\n"
+"      --all-signatures    check each record's signature on its own (else\n"
+"                          the chain carries the last record's signature\n"
+"                          back to the first, and a signature is checked\n"
+"                          where a link breaks)\n";
+
+/**
+ * struct fdc_seal_slot - what verify keeps of a sealed record
+ * @rec: the record
+ * @revealed: the record that revealed it, 0 while none did
+ */
+struct fdc_seal_slot {
+	json_t *rec;
+	u64 revealed;
+};
+
+/**
+ * struct fdc_verify - one run of verify
+ * @path: the log, quoted for messages
+ * @pub: the key every record must be signed with
+ * @have_key: @pub is known (--key, or the first record's)
+ * @slots: the sealed records by number (index seq - 1)
+ * @n: how many records were read
+ * @cap: room in @slots
+ * @line: the current record's line
+ * @len: its length
+ * @prev_line: the line before
+ * @prev_len: its length
+ * @prev_signed: the line before had its signature checked
+ */
+struct fdc_verify {
+	const char *path;
+	u8 pub[FDC_KEY_BYTES];
+	bool have_key;
+	struct fdc_seal_slot *slots;
+	u64 n;
+	u64 cap;
+	const char *line;
+	size_t len;
+	const char *prev_line;
+	size_t prev_len;
+	bool prev_signed;
+};
+
+static const char fdc_unsigned[] =
+	"the record is not signed by the log's key (changed, or added by someone without the key)";
+
+/*
+ * Record @seq failed: @what and why. Its own signature is checked first:
+ * a record changed by someone without the key fails for that.
+ */
+static int fdc_fail(struct fdc_verify *v, u64 seq, const char *what,
+		    const char *why)
+{
+	if (v->have_key && !fdc_line_signed(v->line, v->len, v->pub)) {
+		what = "signature";
+		why = fdc_unsigned;
+	}
+	fdc_err("%s: record %llu: %s: %s", v->path, (unsigned long long)seq,
+		what, why);
+	return FDC_EXIT_FAILURE;
+}
+
+/* A sealed record: what a reveal needs is there and well formed. */
+static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
+{
+	const char *argv[64], *c = fdc_str(rec, "commitment");
+	struct fdc_request req;
+	u8 h[FDC_HASH_BYTES];
+
+	if (!fdc_str(rec, "public") || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
+	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
+		return fdc_fail(v, seq, "record",
+				"a sealed record needs request, public and commitment");
+	if (fdc_request_check(&req, true))
+		return fdc_fail(v, seq, "record",
+				"not a request a sealed draw takes");
+	v->slots[seq - 1].rec = json_incref(rec);
+	return 0;
+}
+
+/* A revealed record: commitment, public value, outcome drawn again. */
+static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
+{
+	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], skey[FDC_HASH_BYTES];
+	const char *argv[64], *shex = fdc_str(rec, "secret"), *name, *want;
+	json_t *s = json_object_get(rec, "sealed");
+	json_t *pv = json_object_get(rec, "public_value");
+	struct fdc_request req;
+	struct fdc_seal_slot *slot;
+	char why[160], *out;
+	json_int_t at;
+	size_t len;
+	int ret;
+
+	if (!json_is_integer(s) || !shex || (!json_is_null(pv) &&
+					     !fdc_str(rec, "public_value")) ||
+	    !fdc_str(rec, "outcome") || fdc_unhex(secret, shex,
+						  FDC_SECRET_BYTES))
+		return fdc_fail(v, seq, "record",
+				"a revealed record needs sealed, public_value, secret and outcome");
+	at = json_integer_value(s);
+	if (at < 1 || (u64)at >= seq ||
+	    (!v->slots[at - 1].rec && !v->slots[at - 1].revealed)) {
+		snprintf(why, sizeof(why),
+			 "it opens record %lld, no earlier sealed record",
+			 (long long)at);
+		return fdc_fail(v, seq, "reveal", why);
+	}
+	slot = &v->slots[at - 1];
+	if (slot->revealed) {
+		snprintf(why, sizeof(why), "record %lld was revealed already, in record %llu",
+			 (long long)at, (unsigned long long)slot->revealed);
+		return fdc_fail(v, seq, "reveal", why);
+	}
+	/* The sealed record was checked when it was read. */
+	fdc_request_from_json(slot->rec, &req, argv, ARRAY_SIZE(argv));
+	name = fdc_str(slot->rec, "public");
+	fdc_commitment(c, secret, name, &req);
+	fdc_unhex(skey, fdc_str(slot->rec, "commitment"), FDC_HASH_BYTES);
+	if (memcmp(c, skey, FDC_HASH_BYTES)) {
+		snprintf(why, sizeof(why), "the secret does not open the commitment of record %lld",
+			 (long long)at);
+		return fdc_fail(v, seq, "commitment", why);
+	}
+	if (!strcmp(name, "none") != json_is_null(pv) ||
+	    (!json_is_null(pv) && !*fdc_str(rec, "public_value")))
+		return fdc_fail(v, seq, "public value", !strcmp(name, "none") ?
+				"a public value for a record sealed with none" :
+				"no public value for a record that names one");
+	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL :
+		       fdc_str(rec, "public_value"), &req);
+	if (fdc_draw_sealed(skey, &req, &out, &len))
+		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
+	want = json_string_value(json_object_get(rec, "outcome"));
+	ret = len != json_string_length(json_object_get(rec, "outcome")) ||
+	      memcmp(out, want, len);
+	free(out);
+	if (ret)
+		return fdc_fail(v, seq, "outcome",
+				"the request drawn again from secret and public value gives another outcome");
+	/* Only the fact is kept: a year of draws fits in little memory. */
+	slot->revealed = seq;
+	json_decref(slot->rec);
+	slot->rec = NULL;
+	return 0;
+}
+
+/* A receipt: its members are there (its draw cannot be replayed). */
+static int fdc_verify_receipt(struct fdc_verify *v, json_t *rec, u64 seq)
+{
+	if (!json_is_array(json_object_get(rec, "request")) ||
+	    !fdc_str(rec, "outcome") || !fdc_str(rec, "source"))
+		return fdc_fail(v, seq, "record",
+				"a receipt needs request, outcome and source");
+	return 0;
+}
+
+/* Record @seq, on v->line: chain, key, then what its type asks. */
+static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
+{
+	const char *prev = fdc_str(rec, "prev"), *key = fdc_str(rec, "key");
+	const char *type = fdc_str(rec, "type");
+	char want[2 * FDC_HASH_BYTES + 1], why[160];
+	u8 h[FDC_HASH_BYTES], k[FDC_KEY_BYTES];
+
+	if (seq == 1) {
+		/* The first record names the key. */
+		if (!key || fdc_unhex(k, key, FDC_KEY_BYTES))
+			return fdc_fail(v, seq, "record",
+					"the first record names no key");
+		if (!v->have_key)
+			memcpy(v->pub, k, FDC_KEY_BYTES);
+		v->have_key = true;
+		if (memcmp(k, v->pub, FDC_KEY_BYTES))
+			return fdc_fail(v, seq, "signature",
+					"the log names another key than --key");
+	}
+	memset(h, 0, sizeof(h));
+	if (v->prev_line)
+		fdc_sha256(h, v->prev_line, v->prev_len);
+	fdc_hex(want, h, FDC_HASH_BYTES);
+	if (!prev || strcmp(prev, want) ||
+	    (u64)json_integer_value(json_object_get(rec, "seq")) != seq) {
+		/* Which side of the broken link changed? */
+		if (v->prev_line && !v->prev_signed &&
+		    !fdc_line_signed(v->prev_line, v->prev_len, v->pub)) {
+			fdc_err("%s: record %llu: signature: %s", v->path,
+				(unsigned long long)seq - 1, fdc_unsigned);
+			return FDC_EXIT_FAILURE;
+		}
+		snprintf(why, sizeof(why), "it is not the record that follows record %llu (%s)",
+			 (unsigned long long)seq - 1,
+			 (u64)json_integer_value(json_object_get(rec, "seq")) != seq ?
+			 "its number differs" :
+			 "a record deleted, inserted or moved");
+		return fdc_fail(v, seq, "chain", why);
+	}
+	if (!strcmp(type, "sealed"))
+		return fdc_verify_sealed(v, rec, seq);
+	if (!strcmp(type, "revealed"))
+		return fdc_verify_revealed(v, rec, seq);
+	if (!strcmp(type, "receipt"))
+		return fdc_verify_receipt(v, rec, seq);
+	return fdc_fail(v, seq, "record", "unknown type");
+}
+
+/*
+ * The record on v->line, read with jansson: the signature member at its
+ * end is taken apart by fdc_line_signed(), the rest read here.
+ */
+static json_t *fdc_verify_parse(struct fdc_verify *v, char **body,
+				size_t *cap)
+{
+	size_t n;
+
+	if (v->len < FDC_SIG_SUFFIX_LEN + 2 ||
+	    memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
+		   sizeof(FDC_SIG_PREFIX) - 1))
+		return fdc_parse_record(v->line, v->len);
+	n = v->len - FDC_SIG_SUFFIX_LEN + 1;
+	if (n > *cap) {
+		free(*body);
+		*cap = 2 * n;
+		*body = malloc(*cap);
+		if (!*body)
+			return NULL;
+	}
+	memcpy(*body, v->line, n - 1);
+	(*body)[n - 1] = '}';
+	return fdc_parse_record(*body, n);
+}
+
+/* The log, mapped (read-only): a year of draws is read at once. */
+static int fdc_map_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd;
+
+	*len = 0;
+	*buf = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		fdc_err("%s: %s", fdc_quote(path), strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fdc_err("%s: not a regular file", fdc_quote(path));
+		goto fail;
+	}
+	if (st.st_size) {
+		*buf = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			    fd, 0);
+		if (*buf == MAP_FAILED) {
+			fdc_err("%s: %s", fdc_quote(path), strerror(errno));
+			goto fail;
+		}
+		*len = st.st_size;
+	}
+	close(fd);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/**
+ * fdc_cmd_verify() - fairdie verify
+ * @cfg: the global options
+ * @argc: argument count, argv[0] being "verify"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all-signatures", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fdc_verify v = { 0 };
+	u64 counts[3] = { 0 };
+	struct fdc_keys k;
+	const char *end;
+	bool all = false;
+	char *buf, *body = NULL, hex[2 * FDC_KEY_BYTES + 1];
+	size_t cap = 0;
+	size_t len, i;
+	json_t *rec;
+	int c, ret = FDC_EXIT_FAILURE;
+
+	while ((c = fdc_getopt(cfg, argc, argv, "h", opts)) != -1) {
+		if (c == 'h') {
+			fdc_help(fdc_verify_help);
+			return FDC_EXIT_OK;
+		}
+		if (c != 'A')
+			return FDC_EXIT_USAGE;
+		all = true;
+	}
+	if (optind + 1 != argc) {
+		fdc_err("verify: expected one argument, the log");
+		return FDC_EXIT_USAGE;
+	}
+	if (cfg->key) {
+		ret = fdc_keys_load(cfg->key, &k, false);
+		if (ret)
+			return ret;
+		memcpy(v.pub, k.pub, FDC_KEY_BYTES);
+		v.have_key = true;
+	}
+	if (fdc_map_file(argv[optind], &buf, &len))
+		return FDC_EXIT_FAILURE;
+	v.path = strdup(fdc_quote(argv[optind]));
+	ret = FDC_EXIT_FAILURE;
+	for (v.line = buf; v.line < buf + len; v.line = end + 1) {
+		end = memchr(v.line, '\n', buf + len - v.line);
+		if (!end) {
+			fdc_err("%s: record %llu: torn: the last line is cut short (an interrupted append); the %llu records before it hold",
+				v.path, (unsigned long long)v.n + 1,
+				(unsigned long long)v.n);
+			goto out;
+		}
+		v.len = end - v.line;
+		if (v.n == v.cap) {
+			struct fdc_seal_slot *s;
+
+			v.cap = v.cap ? 2 * v.cap : 1024;
+			s = realloc(v.slots, v.cap * sizeof(*s));
+			if (!s) {
+				fdc_err("%s: out of memory", v.path);
+				goto out;
+			}
+			memset(s + v.n, 0, (v.cap - v.n) * sizeof(*s));
+			v.slots = s;
+		}
+		rec = fdc_verify_parse(&v, &body, &cap);
+		if (!rec) {
+			/* A first line with no signature is no record at all. */
+			if (!v.n && (v.len < FDC_SIG_SUFFIX_LEN ||
+				     memcmp(v.line + v.len - FDC_SIG_SUFFIX_LEN,
+					    FDC_SIG_PREFIX,
+					    sizeof(FDC_SIG_PREFIX) - 1)))
+				fdc_err("%s: not a fairdie log", v.path);
+			else
+				fdc_fail(&v, v.n + 1, "record",
+					 "not a fairdie record");
+			goto out;
+		}
+		v.n++;
+		c = fdc_verify_one(&v, rec, v.n);
+		json_decref(rec);
+		if (c)
+			goto out;
+		v.prev_signed = false;
+		if (all && !fdc_line_signed(v.line, v.len, v.pub)) {
+			fdc_fail(&v, v.n, "signature", "");
+			goto out;
+		}
+		v.prev_signed = all;
+		v.prev_line = v.line;
+		v.prev_len = v.len;
+	}
+	if (v.prev_line && !v.prev_signed &&
+	    !fdc_line_signed(v.prev_line, v.prev_len, v.pub)) {
+		v.line = v.prev_line;
+		v.len = v.prev_len;
+		fdc_fail(&v, v.n, "signature", "");
+		goto out;
+	}
+	for (i = 0; i < v.n; i++)
+		if (v.slots[i].rec || v.slots[i].revealed)
+			counts[v.slots[i].revealed ? 1 : 0]++;
+	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
+	printf("%s: %llu records hold: %llu sealed draws revealed, ", v.path,
+	       (unsigned long long)v.n, (unsigned long long)counts[1]);
+	printf("%llu not yet, %llu other records\n",
+	       (unsigned long long)counts[0],
+	       (unsigned long long)(v.n - 2 * counts[1] - counts[0]));
+	if (v.n)
+		printf("%s: signed by %s%s\n", v.path, hex, cfg->key ? "" :
+		       " (the log's own key: give --key KEY.pub to check it is the one you expect)");
+	ret = fdc_finish_output();
+out:
+	for (i = 0; i < v.n; i++)
+		json_decref(v.slots[i].rec);
+	free(v.slots);
+	free(body);
+	free((char *)v.path);
+	if (len)
+		munmap(buf, len);
+	return ret;
+}

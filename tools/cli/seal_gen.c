@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seal-gen - a log of sealed and revealed draws made fast, for the verify
+ * benchmark (BENCH verify_records_per_s) and for the tests of verify's
+ * messages on records the key's holder signed wrongly.
+ *
+ *	seal-gen LOG KEY COUNT [outcome|commitment|public]
+ *
+ * appends COUNT pairs of records to LOG, signed with KEY: 'sample 6 49'
+ * sealed with none (secrets from splitmix64 seeded with 1, NOT secret),
+ * then revealed, exactly as 'fairdie seal' and 'fairdie reveal' write
+ * them. With a last word, the last reveal is signed with a wrong outcome,
+ * a secret that does not open the commitment, or a public value for a
+ * record sealed with none.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fd_sim.h"
+#include "sealog.h"
+
+int main(int argc, char **argv)
+{
+	static const char *const rargv[] = { "sample", "6", "49" };
+	struct fdc_request req = { .argv = rargv, .argc = 3 };
+	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], key[FDC_HASH_BYTES];
+	char hex[2 * FDC_HASH_BYTES + 1], *out;
+	const char *bad = argc > 4 ? argv[4] : "";
+	struct fdc_keys k;
+	struct fdc_log log;
+	u64 n, i, j, seed = 1, v;
+	size_t len;
+	json_t *r;
+
+	if (argc < 4 || fdc_parse_u64(argv[3], &n) ||
+	    fdc_keys_load(argv[2], &k, true) ||
+	    fdc_log_open(&log, argv[1], &k, false)) {
+		fprintf(stderr, "usage: seal-gen LOG KEY COUNT [outcome|commitment|public]\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+
+		for (j = 0; j < FDC_SECRET_BYTES; j += 8) {
+			v = fd_splitmix64(&seed);
+			memcpy(secret + j, &v, 8);
+		}
+		fdc_commitment(c, secret, "none", &req);
+		fdc_hex(hex, c, FDC_HASH_BYTES);
+		r = fdc_record_new("sealed", &log, &k);
+		if (fdc_request_to_json(r, &req) ||
+		    json_object_set_new(r, "public", json_string("none")) ||
+		    json_object_set_new(r, "commitment", json_string(hex)) ||
+		    fdc_log_append(&log, r, &k))
+			return 1;
+		fdc_stream_key(key, secret, NULL, &req);
+		if (fdc_draw_sealed(key, &req, &out, &len))
+			return 1;
+		if (last && !strcmp(bad, "outcome"))
+			out[0] = out[0] == '1' ? '2' : '1';
+		if (last && !strcmp(bad, "commitment"))
+			secret[0] ^= 1;
+		fdc_hex(hex, secret, FDC_SECRET_BYTES);
+		r = fdc_record_new("revealed", &log, &k);
+		if (json_object_set_new(r, "sealed", json_integer(log.seq)) ||
+		    json_object_set_new(r, "public_value",
+					last && !strcmp(bad, "public") ?
+					json_string("42") : json_null()) ||
+		    json_object_set_new(r, "secret", json_string(hex)) ||
+		    json_object_set_new(r, "outcome", json_stringn(out, len)) ||
+		    fdc_log_append(&log, r, &k))
+			return 1;
+		free(out);
+	}
+	fdc_log_close(&log);
+	return 0;
+}
