@@ -35,14 +35,17 @@ static const char fdc_roll_help[] =
 "  raN miN maN  avrae's reroll-and-add once, least and largest face\n"
 "  >N <N =N successes (inclusive: >4 is 4 or more); fCP failures, each\n"
 "           less one: 10d10>=8f1 (>= and <= are the same as > and <)\n"
-"  {A,B}    a group: {4d6,3d8}k1, {5d6!!}>8\n"
+"  {A,B}    a group: {4d6,3d8}k1 keeps the higher total; a group of one\n"
+"           roll is its dice: {4d6+3d8}k4 keeps 4 of the 7, {3d20+5}>21\n"
+"           counts the d20s showing 16 or more, {5d6!!}>8\n"
 "  + - * % ( ) floor() ceil() round() abs(), labels: 1d20[fire] + 4\n"
 "  /        inside floor(), ceil() or round(): totals are whole numbers\n"
 "  NxEXPR   N totals of EXPR on one line: 6x4d6k3\n"
 "A die explodes at most 100 times; the face after the 100th explosion\n"
-"stands. At most 1000000 dice a term; totals within 2^62. Where only the\n"
-"total of identical dice counts (3d6 without -v, keep or the like), it is\n"
-"drawn whole, weighted by the ways the dice make it: the same odds, at the\n"
+"stands. At most 1000000 dice a term; numbers, faces and every value on\n"
+"the way within 64 bits and a sign, +-(2^64-1). Where only the total of\n"
+"identical dice counts (3d6 without -v, keep or the like), it is drawn\n"
+"whole, weighted by the ways the dice make it: the same odds, at the\n"
 "entropy of the total (3.60 fair bits for 3d6 instead of 7.75).\n"
 "\n"
 "Options:\n"
@@ -96,7 +99,7 @@ struct fdc_roll {
 
 /* One total of @e, with its dice in *@detail when verbose. */
 static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
-			 s64 *total, char **detail, unsigned int *deepest)
+			 s128 *total, char **detail, unsigned int *deepest)
 {
 	size_t len;
 	FILE *trace = NULL;
@@ -129,8 +132,8 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 {
 	char **details = NULL;
 	u64 i, j, k = 0, n = r->count * e->repeat;
-	s64 total;
-	char *detail;
+	char *detail, buf[48];
+	s128 total;
 	int ret = -1;
 
 	if (r->json) {
@@ -154,15 +157,16 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 		for (j = 0; j < e->repeat; j++) {
 			if (fdc_roll_once(r, e, &total, &detail, NULL))
 				goto out_free;
+			fdc_dice_str(total, buf);
 			if (r->json) {
-				fdc_json_s64(total);
+				fdc_json_value(buf, strlen(buf));
 				if (details)
 					details[k++] = detail;
 				continue;
 			}
 			if (j)
 				putchar_unlocked(' ');
-			fdc_print_s64(stdout, total, -1);
+			fputs(buf, stdout);
 			if (detail)
 				printf("\t%s", detail);
 			free(detail);
@@ -255,7 +259,7 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 	char err[256], *detail, *frac;
 	mpq_t q, rest;
 	size_t v, m = 0, *idx = NULL;
-	s64 total;
+	s128 total;
 	int ret = -1;
 
 	if (fdc_dice_dist(e, &d, err, sizeof(err))) {
@@ -295,8 +299,10 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 		v = (size_t)((total - d.min) / d.step);
 		if (total < d.min || (total - d.min) % d.step || v >= d.n ||
 		    !mpz_sgn(d.w[v])) {
-			fdc_err("roll: %lld is not a possible total of '%s'",
-				(long long)total, fdc_quote(text));
+			char buf[48];
+
+			fdc_err("roll: %s is not a possible total of '%s'",
+				fdc_dice_str(total, buf), fdc_quote(text));
 			goto out_free;
 		}
 		hist[v]++;

@@ -23,6 +23,8 @@
 /* What is not computed, said by name. */
 static const char fdc_dist_topk_many[] =
 	"keeping 2 or more items of a group of more than 16 is not computed";
+static const char fdc_dist_wide[] =
+	"--stats computes expressions whose numbers and values stay within +-2^62";
 static const char fdc_dist_pairs_many[] =
 	"a product, quotient or remainder of two random values has too many pairs to compute";
 
@@ -1073,6 +1075,83 @@ static int fdc_dist_topk(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	return ret;
 }
 
+/* A copy of @a. */
+static int fdc_dist_copy(struct fdc_dist_ctx *c, struct fdc_dice_dist *r,
+			 const struct fdc_dice_dist *a)
+{
+	size_t i;
+
+	if (fdc_dist_init(c, r, a->min, a->step, a->n))
+		return -1;
+	for (i = 0; i < a->n; i++)
+		mpz_set(r->w[i], a->w[i]);
+	mpz_set(r->den, a->den);
+	return 0;
+}
+
+/*
+ * A one-roll group, {4d6+3d8}k4: the highest (or lowest) of all its dice,
+ * each die an item of its own; or, without a keep, the successes of its
+ * dice (each of its terms counts them: the parser gave them the group's
+ * compare points).
+ */
+static int fdc_dist_pool(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
+			 struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_expr *e = c->e;
+	struct fdc_dice_dist it[FDC_DIST_TOPK], die, r;
+	unsigned int i, j, n = 0;
+	u64 count = 0, k, m;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	for (j = 0; j < g->nitems; j++)
+		count += e->node[e->items[g->first + j]].dice.count;
+	k = fdc_dice_kept_count(&g->mods, count);
+	if (g->mods.has_keep && !k)
+		return fdc_dist_const(c, d, 0);
+	if (!g->mods.has_keep || k == count) {
+		if (fdc_dist_const(c, d, 0))
+			return -1;
+		for (j = 0; j < g->nitems; j++) {
+			if (fdc_dist_node(c, e->items[g->first + j], &die))
+				goto out_sum;
+			ret = fdc_dist_add(c, &r, d, &die);
+			fdc_dice_dist_free(&die);
+			if (ret)
+				goto out_sum;
+			fdc_dist_move(d, &r);
+			ret = -1;
+		}
+		return 0;
+out_sum:
+		fdc_dice_dist_free(d);
+		return -1;
+	}
+	if (count > FDC_DIST_TOPK)
+		return fdc_dist_fail(c,
+			"keeping 2 or more of a group's dice: more than 16 dice are not computed");
+	for (j = 0; j < g->nitems; j++) {
+		const struct fdc_dice_term *t = &e->node[e->items[g->first + j]].dice;
+
+		if (!t->count)
+			continue;
+		if (fdc_dist_chain(c, t, NULL, &it[n]))
+			goto out_free;
+		for (m = 1, n++; m < t->count; m++, n++)
+			if (fdc_dist_copy(c, &it[n], &it[n - 1]))
+				goto out_free;
+	}
+	if (k == 1)
+		ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
+	else
+		ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low, NULL, d);
+out_free:
+	for (i = 0; i < n; i++)
+		fdc_dice_dist_free(&it[i]);
+	return ret;
+}
+
 static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			  struct fdc_dice_dist *d)
 {
@@ -1081,6 +1160,8 @@ static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 	unsigned int i, n = 0;
 	int ret = -1;
 
+	if (g->pool)
+		return fdc_dist_pool(c, g, d);
 	memset(d, 0, sizeof(*d));
 	for (n = 0; n < g->nitems; n++)
 		if (fdc_dist_node(c, c->e->items[g->first + n], &it[n]))
@@ -1657,10 +1738,25 @@ static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
 static double fdc_dist_cost_group(const struct fdc_dice_expr *e,
 				  const struct fdc_dice_node *g)
 {
-	u64 k = fdc_dice_kept_count(&g->mods, g->nitems);
+	u64 k = fdc_dice_kept_count(&g->mods, g->nitems), count = 0;
 	double lo = 0, hi = 0, span, cells;
 	unsigned int i;
 
+	if (g->pool) {
+		/* Each die an item: 2^dice sets of those placed. */
+		for (i = 0; i < g->nitems; i++)
+			count += e->node[e->items[g->first + i]].dice.count;
+		k = fdc_dice_kept_count(&g->mods, count);
+		if (!g->mods.has_keep || k >= count || k <= 1)
+			return 0;
+		if (count > FDC_DIST_TOPK)
+			return -1;
+		span = (double)g->hi - (double)g->lo + 1;
+		cells = (double)(1ULL << count) * span;
+		if (cells > FDC_DIST_MAX)
+			return INFINITY;
+		return span * count * cells * 2;
+	}
 	if (!g->mods.has_keep || k >= g->nitems || !k ||
 	    (k == 1 && !g->mods.success.op))
 		return 0;
@@ -1781,6 +1877,46 @@ static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 	       fdc_dist_fail(c, "the distribution is too large to compute");
 }
 
+static bool fdc_dist_small(s128 v)
+{
+	return v >= -(s128)BIT_ULL(62) && v <= (s128)BIT_ULL(62);
+}
+
+static bool fdc_dist_small_mods(const struct fdc_dice_mods *m)
+{
+	return fdc_dist_small(m->success.value) &&
+	       fdc_dist_small(m->failure.value);
+}
+
+/*
+ * Whether every number and value of @e is within +-2^62, where the
+ * distributions' 64-bit grids hold them.
+ */
+static bool fdc_dist_narrow(const struct fdc_dice_expr *e)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < e->nnodes; i++) {
+		const struct fdc_dice_node *n = &e->node[i];
+		const struct fdc_dice_term *t = &n->dice;
+
+		if (!fdc_dist_small(n->lo) || !fdc_dist_small(n->hi) ||
+		    !fdc_dist_small(n->num) || !fdc_dist_small_mods(&n->mods))
+			return false;
+		if (n->kind != FDC_NODE_DICE)
+			continue;
+		if (t->sides > BIT_ULL(62) || !fdc_dist_small_mods(&t->mods) ||
+		    !fdc_dist_small(t->explode_on.value) ||
+		    !fdc_dist_small(t->min_face) || !fdc_dist_small(t->max_face) ||
+		    !fdc_dist_small(t->ra))
+			return false;
+		for (j = 0; j < t->nreroll; j++)
+			if (!fdc_dist_small(t->reroll[j].value))
+				return false;
+	}
+	return true;
+}
+
 /**
  * fdc_dice_dist() - the exact distribution of one total of an expression
  * @expr: the expression
@@ -1801,6 +1937,8 @@ int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
 	double cost;
 
 	memset(d, 0, sizeof(*d));
+	if (!fdc_dist_narrow(expr))
+		return fdc_dist_fail(&c, fdc_dist_wide);
 	if (fdc_dist_plan(&c, &cost))
 		return -1;
 	if (fdc_dist_node(&c, expr->root, d))
