@@ -376,11 +376,11 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 		fdc_json_key("fair_bits");
 		fdc_json_u64(used);
 		fdc_json_key("fair_bits_held");
-		fdc_json_double(held, 2);
+		fdc_json_number(held);
 		fdc_json_key("fair_bits_read");
 		fdc_json_u64(e->bits_read);
 		fdc_json_key("fair_bits_per_roll");
-		fdc_json_double(per, 4);
+		fdc_json_number(per);
 		return;
 	}
 	printf("rolls:            %llu d%llu\n", (unsigned long long)rolls,
@@ -624,7 +624,7 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_key("rolls");
 		fdc_json_u64(rolls);
 		fdc_json_key("seconds");
-		fdc_json_double(elapsed, 3);
+		fdc_json_number(elapsed);
 		fdc_json_key("rolls_per_s");
 		fdc_json_double(rolls / elapsed, 0);
 		fdc_json_stats(&st);

@@ -485,12 +485,21 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 	if (!ret)
 		fdc_sink_finish(&sink);
 	if (printer.json) {
-		/* Also after a failure: what came out before it, and the counts. */
+		/*
+		 * Also after a failure: what came out before it, and the
+		 * counts. fairdie.extract/1 has both "bits" and "rolls".
+		 */
+		fdc_json_close();
+		fdc_json_key(printer.bits ? "rolls" : "bits");
+		if (printer.bits)
+			fdc_json_array();
+		else
+			fdc_json_string_open();
 		fdc_json_close();
 		fdc_json_key("rolls_in");
 		fdc_json_u64(x.rolls);
 		fdc_json_key("fair_bits");
-		fdc_json_double(x.bits, 2);
+		fdc_json_number(x.bits);
 		fdc_json_key("outputs");
 		fdc_json_u64(printer.printed);
 	}

@@ -57,9 +57,10 @@ static const char fdc_roll_help[] =
 "      --stats             instead of the totals, print how often each\n"
 "                          total came in COUNT rolls beside its exact\n"
 "                          probability, and a chi-square test of the two\n"
-"      --json              print {\"rolls\": [{\"expr\": ..., \"repeat\": N,\n"
-"                          \"totals\": [...]}]} (with --stats, the histogram\n"
-"                          and the test); an \"error\" member on failure\n"
+"      --json              print {\"schema\": \"fairdie.roll/1\", \"rolls\": [{\"expr\":\n"
+"                          ..., \"repeat\": N, \"totals\": [...], \"dice\":\n"
+"                          [...]}], \"stats\": [...]} (--stats fills \"stats\"\n"
+"                          instead); an \"error\" member on failure\n"
 "      --weights=W1,W2,... instead of EXPR, draw faces 1..K of a loaded die,\n"
 "                          face i with probability exactly Wi / (W1 + ... + WK)\n"
 "                          (integer weights, 0 for never; see fairdie pick)\n";
@@ -124,8 +125,8 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 
 /*
  * Print COUNT lines of @e; with --json, one object of the "rolls" array:
- * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers]} and with -v
- * "dice": [one array per total of its dice, fdc_dice_roll_json()'s].
+ * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers], "dice": [with
+ * -v one array per total of its dice, fdc_dice_roll_json()'s; else none]}.
  */
 static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			  const struct fdc_dice_expr *e)
@@ -177,13 +178,11 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 	fdc_progress_end();
 	if (r->json) {
 		fdc_json_close();
-		if (details) {
-			fdc_json_key("dice");
-			fdc_json_array();
-			for (i = 0; i < k; i++)
-				fdc_json_value(details[i], strlen(details[i]));
-			fdc_json_close();
-		}
+		fdc_json_key("dice");
+		fdc_json_array();
+		for (i = 0; i < k; i++)
+			fdc_json_value(details[i], strlen(details[i]));
+		fdc_json_close();
 		fdc_json_close();
 	}
 	ret = 0;
@@ -334,7 +333,7 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 			fdc_json_u64(hist[v]);
 			fdc_json_key("probability");
 			frac = fdc_fraction(d.w[idx[v]], d.den, q, &pv);
-			fdc_json_double(pv, 10);
+			fdc_json_number(pv);
 			fdc_json_key("exact");
 			fdc_json_str(frac);
 			free(frac);
@@ -346,18 +345,18 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 		fdc_json_key("count");
 		fdc_json_u64(rest_seen);
 		fdc_json_key("probability");
-		fdc_json_double(rest_p, 10);
+		fdc_json_number(rest_p);
 		fdc_json_key("exact");
 		frac = mpq_get_str(NULL, 10, rest);
 		fdc_json_str(frac);
 		free(frac);
 		fdc_json_close();
 		fdc_json_key("chi_square");
-		fdc_json_double(df ? chi2 : NAN, 4);
+		fdc_json_number(df ? chi2 : NAN);
 		fdc_json_key("df");
 		fdc_json_u64(df);
 		fdc_json_key("p_value");
-		fdc_json_double(df ? fd_chi2_sf(chi2, df) : NAN, 4);
+		fdc_json_number(df ? fd_chi2_sf(chi2, df) : NAN);
 		fdc_json_close();
 	} else {
 		printf("%s: %llu rolls\n", text, (unsigned long long)n);
@@ -552,6 +551,9 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 	fdc_progress_end();
 	if (r->json) {
 		fdc_json_close();
+		fdc_json_key("dice");
+		fdc_json_array();
+		fdc_json_close();
 		fdc_json_close();
 	}
 	return FDC_EXIT_OK;
@@ -638,10 +640,19 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		ret = FDC_EXIT_FAILURE;
 		goto out_free;
 	}
+	/*
+	 * fairdie.roll/1: {"rolls": [...], "stats": [...]}, both always
+	 * there, the one that --stats does not fill empty.
+	 */
 	if (r.json) {
 		fdc_json_begin(stdout);
-		fdc_json_key(r.stats ? "stats" : "rolls");
+		fdc_json_key("rolls");
 		fdc_json_array();
+		if (r.stats) {
+			fdc_json_close();
+			fdc_json_key("stats");
+			fdc_json_array();
+		}
 	}
 	if (exprs) {
 		for (i = 0; i < n && ret == FDC_EXIT_OK; i++)
@@ -650,6 +661,11 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		ret = fdc_roll_sides(&r, cfg->sides);
 	} else {
 		ret = fdc_roll_stdin(&r);
+	}
+	if (r.json && !r.stats && ret == FDC_EXIT_OK) {
+		fdc_json_close();
+		fdc_json_key("stats");
+		fdc_json_array();
 	}
 	if (ret == FDC_EXIT_OK)
 		ret = fdc_finish_output();
