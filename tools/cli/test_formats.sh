@@ -11,7 +11,7 @@ set -u
 bin=$1
 fake=$2
 here=$(dirname "$0")
-man=$here/fairdie.1
+man=$(cd "$here" && pwd)/fairdie.1
 passed=0
 failed=0
 tmp=$(mktemp -d)
@@ -200,6 +200,88 @@ name=shuffle_stats_inside_json
 t 0 $name "$bin" $s shuffle --stats --json 3 &&
 	has "$tmp/out" '"stats": {"items": 3, "runs": 1, "each": 3, "repeat": false, ' $name &&
 	same "$(cat "$tmp/err")" "" "$name: nothing on standard error"
+
+# --- the man page -----------------------------------------------------------
+name=man_page_groff_clean
+: >"$tmp/err"
+if command -v groff >/dev/null; then
+	same "$(groff -man -Tutf8 -ww -z "$man" 2>&1)" "" $name
+else
+	fail "$name: groff is missing (Debian package groff-base)"
+fi
+name=man_page_mandoc_lint_clean
+if command -v mandoc >/dev/null; then
+	same "$(mandoc -T lint "$man" 2>&1)" "" $name
+else
+	fail "$name: mandoc is missing (Debian package mandoc)"
+fi
+groff -man -Tutf8 "$man" 2>/dev/null | col -bx >"$tmp/man.txt"
+name=man_page_80_columns
+same "$(python3 -c '
+import sys
+for n, l in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    if len(l.rstrip("\n")) > 80:
+        print(n, l.strip()[:60])' "$tmp/man.txt" | head -n 3)" "" $name
+# log2(\fIn\fR) was shown with its font escapes.
+name=man_page_no_raw_font_escapes
+same "$(grep -c '\\f[IRBP]' "$tmp/man.txt")" 0 $name
+# A user's page: usage first, the theory in Documentation/.
+name=man_page_usage_first
+same "$(grep -E '^[A-Z][A-Z ]+$' "$tmp/man.txt" | tr '\n' ',')" \
+	"NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,EXAMPLES,JSON OUTPUT,EXIT STATUS,ENVIRONMENT,FILES,SEE ALSO," \
+	"$name: the sections in order"
+sed -n '/^DESCRIPTION$/,/^COMMANDS$/p' "$tmp/man.txt" | tr -s ' ' >"$tmp/desc"
+has "$tmp/desc" "fairdie rolls dice, shuffles, draws samples" "$name: what it does, first"
+has "$tmp/desc" '$ fairdie roll 3d6' "$name: how to use it"
+has "$tmp/desc" "Documentation/design/fairdie.rst" "$name: the theory linked"
+if grep -qE 'uniform on \[0, ?M\)|Z mod n' "$tmp/desc"; then
+	fail "$name: DESCRIPTION still explains the sampler's state"
+else
+	pass
+fi
+has "$here/../../Documentation/design/fairdie.rst" "The tool's draws" \
+	"$name: the theory moved into Documentation/"
+# Every JSON example is the tool's output: each "$ COMMAND" line of an
+# example in JSON OUTPUT is run (fairdie being this tool) and its output
+# compared with the lines that follow, joined.
+name=man_page_json_examples_are_real_output
+mkdir -p "$tmp/path"
+ln -s "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" "$tmp/path/fairdie"
+cat >"$tmp/examples.py" <<'EOF'
+import re, subprocess, sys
+text = open(sys.argv[1]).read()
+sec = text[text.index('.SH JSON OUTPUT\n'):text.index('.SH EXIT STATUS\n')]
+def unroff(s):
+    s = s.replace('\\-', '-').replace('\\(aq', "'").replace('\\(dq', '"')
+    return s.replace('\\e', '\\')
+bad = n = 0
+for block in re.findall(r'^\.EX\n(.*?)^\.EE', sec, flags=re.M | re.S):
+    lines = [unroff(l) for l in block.split('\n') if l]
+    if not lines[0].startswith('$ '):
+        continue
+    cmd = lines.pop(0)[2:]
+    while cmd.endswith('\\'):
+        cmd = cmd[:-1] + lines.pop(0).strip()
+    want = ''.join(lines)
+    got = subprocess.run(['sh', '-c', cmd], capture_output=True,
+                         text=True).stdout.rstrip('\n')
+    n += 1
+    if got != want:
+        bad += 1
+        print('%s\n  man:  %s\n  tool: %s' % (cmd, want, got))
+print('%d examples' % n)
+sys.exit(1 if bad or n < 14 else 0)
+EOF
+if (cd "$tmp" && PATH="$tmp/path:$PATH" python3 "$tmp/examples.py" "$man" \
+	>"$tmp/why" 2>&1); then
+	pass
+else
+	fail "$name: $(head -c 600 "$tmp/why")"
+fi
+# The error example matches the real message.
+name=man_page_json_error_example_real
+tr -s ' \n' '  ' <"$tmp/man.txt" >"$tmp/man.flat"
+has "$tmp/man.flat" '"error": "roll: bad expression '"'3d6k4'"': cannot keep 4 of 3 dice"}' $name
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
