@@ -158,16 +158,26 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 		for (j = 0; j < e->repeat; j++) {
 			if (fdc_roll_once(r, e, &total, &detail, NULL))
 				goto out_free;
-			fdc_dice_str(total, buf);
+			/* Totals beyond 64 signed bits: as text, the rest fast. */
+			if (total < INT64_MIN || total > INT64_MAX)
+				fdc_dice_str(total, buf);
+			else
+				buf[0] = '\0';
 			if (r->json) {
-				fdc_json_value(buf, strlen(buf));
+				if (buf[0])
+					fdc_json_value(buf, strlen(buf));
+				else
+					fdc_json_s64((s64)total);
 				if (details)
 					details[k++] = detail;
 				continue;
 			}
 			if (j)
 				putchar_unlocked(' ');
-			fputs(buf, stdout);
+			if (buf[0])
+				fputs(buf, stdout);
+			else
+				fdc_print_s64(stdout, (s64)total, -1);
 			if (detail)
 				printf("\t%s", detail);
 			free(detail);

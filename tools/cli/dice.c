@@ -1698,6 +1698,17 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 	bool *kept = NULL;
 	__int128 sum = 0;
 
+	/* A lone plain die, unseen: roll d6 is the case to keep fast. */
+	if (likely(n == 1) && !r->verbose && !r->json && !t->explode &&
+	    !t->nreroll && !t->has_min && !t->has_max && !t->has_ra &&
+	    !t->mods.has_keep && !t->mods.success.op) {
+		u64 v;
+
+		if (fdc_engine_roll(r->dev, t->sides, &v))
+			return -1;
+		*out = (s128)v + 1 + t->offset;
+		return 0;
+	}
 	if (fdc_grow(r, n + 1))
 		return -1;
 	r->nfaces = 0;
