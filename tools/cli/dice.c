@@ -108,8 +108,9 @@ static int fdc_parse_number(struct fdc_parser *p, u64 *v, const char *what)
 		unsigned int d = p->s[p->pos] - '0';
 
 		if (n > (UINT64_MAX - d) / 10)
-			return fdc_parse_fail(p, "number too large at position %zu (at most 2^64-1)",
-					      start + 1);
+			return fdc_parse_fail(p,
+				"number too large at position %zu (at most 2^64-1)",
+				start + 1);
 		n = n * 10 + d;
 		p->pos++;
 	}
@@ -213,7 +214,7 @@ static __int128 fdc_mul_sat(__int128 a, __int128 b)
 
 	if (!__builtin_mul_overflow(a, b, &r))
 		return r;
-	r = (__int128)(~(unsigned __int128)0 >> 1);
+	r = (__int128)(~(fd_u128)0 >> 1);
 	return (a < 0) != (b < 0) ? -r : r;
 }
 
@@ -226,7 +227,7 @@ static __int128 fdc_mul_sat(__int128 a, __int128 b)
  */
 char *fdc_dice_str(s128 v, char *buf)
 {
-	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	fd_u128 u = v < 0 ? -(fd_u128)v : (fd_u128)v;
 	char tmp[40];
 	size_t n = 0, i = 0;
 
