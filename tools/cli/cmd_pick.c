@@ -31,7 +31,7 @@ static const char fdc_pick_help[] =
 "\n"
 "Options:\n"
 "  -n, --count=COUNT       draw COUNT items (default 1)\n"
-"      --json              print {\"picks\": [...]}\n";
+"      --json              print {\"schema\": \"fairdie.pick/1\", \"picks\": [...]}\n";
 
 static const struct option fdc_pick_opts[] = {
 	{ "count", required_argument, NULL, 'n' },

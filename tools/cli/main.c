@@ -50,8 +50,8 @@ static const char fdc_main_tail[] =
 "Run 'fairdie COMMAND --help' for the options of a command.\n"
 "\n"
 "Options:\n"
-"      --json              print JSON, as the command's own --json does:\n"
-"                          'fairdie --json roll 3d6' is 'fairdie roll --json 3d6'\n"
+"      --json              print JSON, as the command's own --json does\n"
+"                          ('fairdie --json roll' is 'fairdie roll --json')\n"
 "  -V, --version           show the version and exit\n";
 
 static const struct option fdc_main_opts[] = {
