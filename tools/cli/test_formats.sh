@@ -161,6 +161,11 @@ json roll "$bin" $s roll --json --weights=1,2,0,3 --stats -n 100
 json roll "$bin" $s --sides=18446744073709551615 roll --json -n 2
 json roll "$bin" $s roll --json 3d6k4
 json roll "$fake" --device=fake:1 roll --json -v 4d6k3
+# A source that runs out midway: still one document of the schema.
+head -c 8 /dev/zero >"$tmp/rs8"
+json roll "$bin" --random-source="$tmp/rs8" roll --json -v -n 100 3d6
+json roll "$bin" --random-source="$tmp/rs8" roll --json --stats -n 100 3d6
+json shuffle "$bin" --random-source="$tmp/rs8" shuffle --json --stats 100
 json shuffle "$bin" $s shuffle --json 5
 json shuffle "$bin" $s shuffle --json --stats --count 2 -n 2 5
 json shuffle "$bin" $s shuffle --json --stats "$tmp/lines"
