@@ -59,7 +59,7 @@ same() {
 # seven): with -v, the dice shown kept add up to the total, four of them,
 # none dropped above a kept one.
 name=roll20_one_roll_group_keeps_its_dice
-t 0 $name "$bin" --seed=2 roll -n 300 -v '{4d6+3d8}k4' &&
+t 0 "$name" "$bin" --seed=2 roll -n 300 -v '{4d6+3d8}k4' &&
 	sed 's/^[0-9]*\t{4d6\[\([^]]*\)\] + 3d8\[\([^]]*\)\]}k4$/\1 \2 = &/' "$tmp/out" |
 	awk '{
 		total = $0; sub(/\t.*/, "", total); sub(/.*= /, "", total)
@@ -72,46 +72,46 @@ t 0 $name "$bin" --seed=2 roll -n 300 -v '{4d6+3d8}k4' &&
 	} END { exit bad || NR != 300 }' >"$tmp/err" && pass ||
 	fail "$name: $(head -n 3 "$tmp/err")"
 name=roll20_one_roll_group_keeps_the_highest_die
-t 0 $name "$bin" --seed=3 roll -n 2000 '{4d6+3d8}kh1' &&
+t 0 "$name" "$bin" --seed=3 roll -n 2000 '{4d6+3d8}kh1' &&
 	same "$(sort -n "$tmp/out" | tail -n 1)" 8 \
 		"$name: the highest total is 8 (it went up to 13)"
 name=roll20_one_roll_group_counts_each_die
-t 0 $name "$bin" --seed=4 roll -n 2000 '{3d20+5}>21' &&
+t 0 "$name" "$bin" --seed=4 roll -n 2000 '{3d20+5}>21' &&
 	same "$(sort -n "$tmp/out" | sed -n '1p;$p' | tr '\n' ' ')" "0 3 " \
 		"$name: 0 to 3 d20s of 16 or more (it counted the one total)"
 name=roll20_one_roll_group_other_operators_refused
-t 2 $name "$bin" --seed=1 roll '{2d6*2}k1' &&
-	has "$tmp/err" "a group of one roll keeps, drops or counts its dice one by one" $name
+t 2 "$name" "$bin" --seed=1 roll '{2d6*2}k1' &&
+	has "$tmp/err" "a group of one roll keeps, drops or counts its dice one by one" "$name"
 name=keep_more_than_the_dice_refused
-t 2 $name "$bin" --seed=1 roll 3d6k4 &&
-	has "$tmp/err" "roll: bad expression '3d6k4': cannot keep 4 of 3 dice" $name
-t 2 $name "$bin" --seed=1 roll '{4d6+3d8}dl8' &&
-	has "$tmp/err" "cannot drop 8 of 7 dice" $name
+t 2 "$name" "$bin" --seed=1 roll 3d6k4 &&
+	has "$tmp/err" "roll: bad expression '3d6k4': cannot keep 4 of 3 dice" "$name"
+t 2 "$name" "$bin" --seed=1 roll '{4d6+3d8}dl8' &&
+	has "$tmp/err" "cannot drop 8 of 7 dice" "$name"
 # --stats computes the new meaning exactly: the highest two of 2d6 and a
 # d8 make 14 at most, and 2 only with three 1s.
 name=stats_of_a_one_roll_group
-t 0 $name "$bin" --seed=1 roll --stats --json -n 100 '{2d6+1d8}k2' &&
-	has "$tmp/out" '"total": 2, "count": ' $name &&
-	has "$tmp/out" '"exact": "1/288"}' $name &&
-	has "$tmp/out" '{"total": 14, "count": ' $name
+t 0 "$name" "$bin" --seed=1 roll --stats --json -n 100 '{2d6+1d8}k2' &&
+	has "$tmp/out" '"total": 2, "count": ' "$name" &&
+	has "$tmp/out" '"exact": "1/288"}' "$name" &&
+	has "$tmp/out" '{"total": 14, "count": ' "$name"
 name=sides_and_numbers_up_to_2_64_minus_1
-t 0 $name "$bin" --seed=1 roll d9223372036854775807 9223372036854775807 \
+t 0 "$name" "$bin" --seed=1 roll d9223372036854775807 9223372036854775807 \
 	d18446744073709551615 '18446744073709551615 - 1d6' &&
 	awk 'NR == 2 && $0 != "9223372036854775807" { bad = 1 }
 		!/^[0-9]+$/ || length($0) > 20 { bad = 1 }
 		END { exit bad || NR != 4 }' "$tmp/out" && pass ||
 	fail "$name: $(cat "$tmp/out")"
-t 0 $name "$bin" --seed=1 roll -n 100000 d6148914691236517206 &&
+t 0 "$name" "$bin" --seed=1 roll -n 100000 d6148914691236517206 &&
 	awk '!/^[1-9][0-9]*$/ || length($0) > 19 ||
 		(length($0) == 19 && $0 > "6148914691236517206") { bad = 1 }
 		END { exit bad || NR != 100000 }' "$tmp/out" && pass ||
 	fail "$name: d6148914691236517206: $(head -n 3 "$tmp/out")"
 name=totals_leaving_64_bits_refused_up_front
-t 2 $name "$bin" --seed=1 roll 2d18446744073709551615 &&
-	has "$tmp/err" "a value could leave 64 bits, beyond 2^64-1" $name
-t 2 $name "$bin" --seed=1 roll 18446744073709551616 &&
-	has "$tmp/err" "number too large at position 1 (at most 2^64-1)" $name
-t 1 $name "$bin" --seed=1 roll --stats d18446744073709551615 &&
+t 2 "$name" "$bin" --seed=1 roll 2d18446744073709551615 &&
+	has "$tmp/err" "a value could leave 64 bits, beyond 2^64-1" "$name"
+t 2 "$name" "$bin" --seed=1 roll 18446744073709551616 &&
+	has "$tmp/err" "number too large at position 1 (at most 2^64-1)" "$name"
+t 1 "$name" "$bin" --seed=1 roll --stats d18446744073709551615 &&
 	has "$tmp/err" "stay within +-2^62" "$name: --stats"
 
 # --- one versioned JSON schema a command -----------------------------------
@@ -187,37 +187,37 @@ json stats "$bin" $s stats --json -n 100
 json stats "$fake" --device=fake:1 stats --json -n 100
 json bench "$bin" $s bench --json -t 1
 name=json_accepted_before_the_command
-t 0 $name "$bin" --json $s roll 3d6 && valid $name roll
-t 0 $name "$bin" $s --json shuffle 3 && valid $name shuffle
+t 0 "$name" "$bin" --json $s roll 3d6 && valid "$name" roll
+t 0 "$name" "$bin" $s --json shuffle 3 && valid "$name" shuffle
 # "probability" to 17 significant digits, never %.10f (0.0 for a possible
 # total, 0.0000005954 for one of 3d20+1d6's).
 name=json_probability_17_digits
-t 0 $name "$bin" $s roll --json --stats -n 10 d3 &&
-	has "$tmp/out" '"probability": 0.33333333333333331, "exact": "1/3"' $name
-t 0 $name "$bin" $s roll --json --stats -n 10 '6d20' &&
-	has "$tmp/out" '"total": 6, "count": 0, "probability": 1.5624999999999999e-08, "exact": "1/64000000"' $name
+t 0 "$name" "$bin" $s roll --json --stats -n 10 d3 &&
+	has "$tmp/out" '"probability": 0.33333333333333331, "exact": "1/3"' "$name"
+t 0 "$name" "$bin" $s roll --json --stats -n 10 '6d20' &&
+	has "$tmp/out" '"total": 6, "count": 0, "probability": 1.5624999999999999e-08, "exact": "1/64000000"' "$name"
 # --weights and expressions alike: "total" and "exact" a fraction string.
 name=json_weights_as_expressions
-t 0 $name "$bin" $s roll --json --weights=1,2 --stats -n 30 &&
-	has "$tmp/out" '{"total": 2, "count": ' $name &&
-	has "$tmp/out" '"probability": 0.66666666666666663, "exact": "2/3"}' $name
+t 0 "$name" "$bin" $s roll --json --weights=1,2 --stats -n 30 &&
+	has "$tmp/out" '{"total": 2, "count": ' "$name" &&
+	has "$tmp/out" '"probability": 0.66666666666666663, "exact": "2/3"}' "$name"
 # shuffle --stats --json: the counts in the document, nothing on stderr.
 name=shuffle_stats_inside_json
-t 0 $name "$bin" $s shuffle --stats --json 3 &&
-	has "$tmp/out" '"stats": {"items": 3, "runs": 1, "each": 3, "repeat": false, ' $name &&
+t 0 "$name" "$bin" $s shuffle --stats --json 3 &&
+	has "$tmp/out" '"stats": {"items": 3, "runs": 1, "each": 3, "repeat": false, ' "$name" &&
 	same "$(cat "$tmp/err")" "" "$name: nothing on standard error"
 
 # --- the man page -----------------------------------------------------------
 name=man_page_groff_clean
 : >"$tmp/err"
 if command -v groff >/dev/null; then
-	same "$(groff -man -Tutf8 -ww -z "$man" 2>&1)" "" $name
+	same "$(groff -man -Tutf8 -ww -z "$man" 2>&1)" "" "$name"
 else
 	fail "$name: groff is missing (Debian package groff-base)"
 fi
 name=man_page_mandoc_lint_clean
 if command -v mandoc >/dev/null; then
-	same "$(mandoc -T lint "$man" 2>&1)" "" $name
+	same "$(mandoc -T lint "$man" 2>&1)" "" "$name"
 else
 	fail "$name: mandoc is missing (Debian package mandoc)"
 fi
@@ -227,10 +227,10 @@ same "$(python3 -c '
 import sys
 for n, l in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
     if len(l.rstrip("\n")) > 80:
-        print(n, l.strip()[:60])' "$tmp/man.txt" | head -n 3)" "" $name
+        print(n, l.strip()[:60])' "$tmp/man.txt" | head -n 3)" "" "$name"
 # log2(\fIn\fR) was shown with its font escapes.
 name=man_page_no_raw_font_escapes
-same "$(grep -c '\\f[IRBP]' "$tmp/man.txt")" 0 $name
+same "$(grep -c '\\f[IRBP]' "$tmp/man.txt")" 0 "$name"
 # A user's page: usage first, the theory in Documentation/.
 name=man_page_usage_first
 same "$(grep -E '^[A-Z][A-Z ]+$' "$tmp/man.txt" | tr '\n' ',')" \
@@ -287,7 +287,7 @@ fi
 # The error example matches the real message.
 name=man_page_json_error_example_real
 tr -s ' \n' '  ' <"$tmp/man.txt" >"$tmp/man.flat"
-has "$tmp/man.flat" '"error": "roll: bad expression '"'3d6k4'"': cannot keep 4 of 3 dice"}' $name
+has "$tmp/man.flat" '"error": "roll: bad expression '"'3d6k4'"': cannot keep 4 of 3 dice"}' "$name"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
