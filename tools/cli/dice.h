@@ -24,6 +24,11 @@
  *   failure  := "f" cp                      and subtracts the failures
  *   cp       := N | "=" N | ">" N | "<" N | ">=" N | "<=" N
  *
+ * A group of one roll is the list of its dice, as on Roll20: {4d6+3d8}k4
+ * keeps the highest four of the seven dice, {3d20+5}>21 counts the d20s
+ * that show 16 or more; it may hold only dice added together (and numbers,
+ * for counting). A group of several items keeps or counts their totals.
+ *
  * Compare points are inclusive, as Roll20's are: ">4" and ">=4" both mean
  * 4 or more. Totals are whole numbers: an expression whose total could be
  * a fraction (d20/2; Roll20 keeps 10.5) is refused, floor(d20/2) is not.
