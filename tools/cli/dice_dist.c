@@ -948,11 +948,15 @@ static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 
 static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_dice_dist *d);
 
-/* The highest (or lowest) of independent items: products of their CDFs. */
+/*
+ * The highest (or lowest) of independent items: products of their CDFs,
+ * item i counted @mult[i] times (once each when @mult is NULL).
+ */
 static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
-			    unsigned int n, bool low, struct fdc_dice_dist *d)
+			    unsigned int n, const u64 *mult, bool low,
+			    struct fdc_dice_dist *d)
 {
-	mpz_t prod, prev, *cum;
+	mpz_t prod, prev, pw, *cum;
 	unsigned int i;
 	size_t v, j;
 
@@ -965,11 +969,16 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	if (fdc_dist_init(c, d, it[0].min, it[0].step, it[0].n))
 		return -1;
 	mpz_set_ui(d->den, 1);
-	for (i = 0; i < n; i++)
-		mpz_mul(d->den, d->den, it[i].den);
+	mpz_init(pw);
+	for (i = 0; i < n; i++) {
+		mpz_pow_ui(pw, it[i].den, mult ? mult[i] : 1);
+		mpz_mul(d->den, d->den, pw);
+	}
 	cum = malloc(n * sizeof(*cum));
-	if (!cum)
+	if (!cum) {
+		mpz_clear(pw);
 		return fdc_dist_fail(c, "out of memory");
+	}
 	for (i = 0; i < n; i++)
 		mpz_init(cum[i]);
 	mpz_init(prod);
@@ -979,7 +988,8 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 		mpz_set_ui(prod, 1);
 		for (i = 0; i < n; i++) {
 			mpz_add(cum[i], cum[i], it[i].w[v]);
-			mpz_mul(prod, prod, cum[i]);
+			mpz_pow_ui(pw, cum[i], mult ? mult[i] : 1);
+			mpz_mul(prod, prod, pw);
 		}
 		mpz_sub(d->w[v], prod, prev);
 		mpz_swap(prev, prod);
@@ -989,6 +999,7 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	free(cum);
 	mpz_clear(prod);
 	mpz_clear(prev);
+	mpz_clear(pw);
 	return fdc_dist_trim(c, d);
 }
 
@@ -1099,9 +1110,10 @@ static int fdc_dist_pool(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			 struct fdc_dice_dist *d)
 {
 	const struct fdc_dice_expr *e = c->e;
-	struct fdc_dice_dist it[FDC_DIST_TOPK], die, r;
+	struct fdc_dice_dist it[FDC_DICE_MAX_NODES > FDC_DIST_TOPK ?
+				FDC_DICE_MAX_NODES : FDC_DIST_TOPK], die, r;
+	u64 count = 0, k, m, mult[FDC_DICE_MAX_NODES];
 	unsigned int i, j, n = 0;
-	u64 count = 0, k, m;
 	int ret = -1;
 
 	memset(d, 0, sizeof(*d));
@@ -1128,6 +1140,21 @@ out_sum:
 		fdc_dice_dist_free(d);
 		return -1;
 	}
+	if (k == 1) {
+		/* The best die of all: one item a term, as many times as dice. */
+		for (j = 0; j < g->nitems; j++) {
+			const struct fdc_dice_term *t =
+				&e->node[e->items[g->first + j]].dice;
+
+			if (!t->count)
+				continue;
+			if (fdc_dist_chain(c, t, NULL, &it[n]))
+				goto out_free;
+			mult[n++] = t->count;
+		}
+		ret = fdc_dist_extreme(c, it, n, mult, g->mods.keep_low, d);
+		goto out_free;
+	}
 	if (count > FDC_DIST_TOPK)
 		return fdc_dist_fail(c,
 			"keeping 2 or more of a group's dice: more than 16 dice are not computed");
@@ -1142,10 +1169,7 @@ out_sum:
 			if (fdc_dist_copy(c, &it[n], &it[n - 1]))
 				goto out_free;
 	}
-	if (k == 1)
-		ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
-	else
-		ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low, NULL, d);
+	ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low, NULL, d);
 out_free:
 	for (i = 0; i < n; i++)
 		fdc_dice_dist_free(&it[i]);
@@ -1170,7 +1194,7 @@ static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 		if (k == 0)
 			ret = fdc_dist_const(c, d, 0);
 		else if (k == 1 && !g->mods.success.op)
-			ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
+			ret = fdc_dist_extreme(c, it, n, NULL, g->mods.keep_low, d);
 		else
 			ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low,
 					    g->mods.success.op ? &g->mods : NULL, d);

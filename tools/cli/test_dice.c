@@ -654,6 +654,8 @@ static void fdt_dist(void)
 	fdt_dist_one("{2d4+1d3}>3", 0, "{2d4+1d3}>2");
 	fdt_dist_one("{2d3+2+1d4}>4f1", 0, "{2d3+1d4}>4f1");
 	fdt_dist_one("{2d3-1+1d4!}>3", 2, NULL);
+	fdt_dist_one("{2d4+2d3}k1", 0, "{2d4,2d3}k1");
+	fdt_dist_one("{3d3+1d4}kl1", 0, "{3d3+1d4}k1");
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
 	fdt_dist_one("1d4!!", 0, NULL);
@@ -698,6 +700,22 @@ static void fdt_dist(void)
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "within +-2^62"), "a huge compare point refused: '%s'",
 	      err);
+	/* The best of 17 dice: products of powers of their CDFs. */
+	err[0] = '\0';
+	i = fdt_parse("{10d6+7d8}kh1", &e) &&
+	    !fdc_dice_dist(&e, &d, err, sizeof(err));
+	CHECK(i && d.min == 1 && d.n == 8 && !mpz_cmp_ui(d.w[0], 1),
+	      "{10d6+7d8}kh1: %s", err);
+	if (i) {
+		mpz_t den;
+
+		mpz_init(den);
+		mpz_ui_pow_ui(den, 6, 10);
+		mpz_mul_2exp(den, den, 21);
+		CHECK(!mpz_cmp(d.den, den), "{10d6+7d8}kh1: denominator 6^10 8^7");
+		mpz_clear(den);
+		fdc_dice_dist_free(&d);
+	}
 	CHECK(fdt_parse("{4d6+4d8+9d4}k2", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "more than 16"), "17 dice, k2 refused: '%s'", err);
