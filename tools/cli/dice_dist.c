@@ -38,6 +38,7 @@ static const char fdc_dist_pairs_many[] =
 #define FDC_DIST_PAIRS		BIT_ULL(20)
 /* Keeping 2 or more items of a group of at most this many. */
 #define FDC_DIST_TOPK		16
+_Static_assert(FDC_DIST_TOPK <= FDC_DICE_MAX_NODES, "a pool's dice fit in its items");
 /* Explosions are followed until the rest is below 2^-this. */
 #define FDC_DIST_REST_BITS	40
 
@@ -1110,8 +1111,8 @@ static int fdc_dist_pool(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			 struct fdc_dice_dist *d)
 {
 	const struct fdc_dice_expr *e = c->e;
-	struct fdc_dice_dist it[FDC_DICE_MAX_NODES > FDC_DIST_TOPK ?
-				FDC_DICE_MAX_NODES : FDC_DIST_TOPK], die, r;
+	/* A term each for one die kept, a die each (16 at most) for more. */
+	struct fdc_dice_dist it[FDC_DICE_MAX_NODES], die, r;
 	u64 count = 0, k, m, mult[FDC_DICE_MAX_NODES];
 	unsigned int i, j, n = 0;
 	int ret = -1;
