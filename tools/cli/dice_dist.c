@@ -14,6 +14,7 @@
  * complete. The size of the work is checked before any of it is done.
  */
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,7 @@ static const char fdc_dist_pairs_many[] =
 #define FDC_DIST_PAIRS		BIT_ULL(20)
 /* Keeping 2 or more items of a group of at most this many. */
 #define FDC_DIST_TOPK		16
-_Static_assert(FDC_DIST_TOPK <= FDC_DICE_MAX_NODES, "a pool's dice fit in its items");
+static_assert(FDC_DIST_TOPK <= FDC_DICE_MAX_NODES, "a pool's dice fit in its items");
 /* Explosions are followed until the rest is below 2^-this. */
 #define FDC_DIST_REST_BITS	40
 
