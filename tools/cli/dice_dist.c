@@ -14,7 +14,6 @@
  * complete. The size of the work is checked before any of it is done.
  */
 
-#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,8 @@
 /* What is not computed, said by name. */
 static const char fdc_dist_topk_many[] =
 	"keeping 2 or more items of a group of more than 16 is not computed";
+static const char fdc_dist_pool_many[] =
+	"keeping dice of a group of one roll: too many states to compute";
 static const char fdc_dist_wide[] =
 	"--stats computes expressions whose numbers and values stay within +-2^62";
 static const char fdc_dist_pairs_many[] =
@@ -39,7 +40,6 @@ static const char fdc_dist_pairs_many[] =
 #define FDC_DIST_PAIRS		BIT_ULL(20)
 /* Keeping 2 or more items of a group of at most this many. */
 #define FDC_DIST_TOPK		16
-static_assert(FDC_DIST_TOPK <= FDC_DICE_MAX_NODES, "a pool's dice fit in its items");
 /* Explosions are followed until the rest is below 2^-this. */
 #define FDC_DIST_REST_BITS	40
 
@@ -1088,18 +1088,116 @@ static int fdc_dist_topk(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	return ret;
 }
 
-/* A copy of @a. */
-static int fdc_dist_copy(struct fdc_dist_ctx *c, struct fdc_dice_dist *r,
-			 const struct fdc_dice_dist *a)
+/*
+ * The sum of the @k highest (or lowest) dice of several terms, term i
+ * having @mult[i] dice each distributed as @it[i]: walk the values from
+ * the best down, choosing at each, term by term, how many of the term's
+ * dice left show it (C(left, x) ways, weight w^x); the state is the dice
+ * left of each term (in mixed radix), the dice kept so far and what they
+ * add up to. Dice of equal values count alike, so that ties do not matter.
+ */
+static int fdc_dist_keep_terms(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
+			       unsigned int n, const u64 *mult, u64 k, bool low,
+			       struct fdc_dice_dist *d)
 {
-	size_t i;
+	size_t radix[FDC_DICE_MAX_NODES], left_n = 1, kn = k + 1, span, cells;
+	size_t st, lv, v, m, left, x, sum, add, to, kept;
+	double ops = 0;
+	mpz_t *w, *nw, *pw, *tmp, ways;
+	unsigned int i;
+	u64 most = 0;
+	int ret = -1;
 
-	if (fdc_dist_init(c, r, a->min, a->step, a->n))
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	m = it[0].n;
+	span = k * (m - 1) + 1;
+	for (i = 0; i < n; i++) {
+		radix[i] = left_n;
+		if ((double)left_n * (mult[i] + 1) > FDC_DIST_MAX)
+			return fdc_dist_fail(c, fdc_dist_pool_many);
+		left_n *= mult[i] + 1;
+		ops += (double)mult[i] + 1;
+		most = mult[i] > most ? mult[i] : most;
+	}
+	cells = left_n * kn * span;
+	if ((double)left_n * kn * span > FDC_DIST_MAX)
+		return fdc_dist_fail(c, fdc_dist_pool_many);
+	if (fdc_dist_charge(c, ops * m * cells, cells, fdc_dist_limbs(&it[0]) * most) ||
+	    fdc_dist_init(c, d, it[0].min * (s64)k, it[0].step, span))
 		return -1;
-	for (i = 0; i < a->n; i++)
-		mpz_set(r->w[i], a->w[i]);
-	mpz_set(r->den, a->den);
-	return 0;
+	w = malloc(cells * sizeof(*w));
+	nw = malloc(cells * sizeof(*nw));
+	pw = malloc((most + 1) * sizeof(*pw));
+	if (!w || !nw || !pw) {
+		free(w);
+		free(nw);
+		free(pw);
+		return fdc_dist_fail(c, "out of memory");
+	}
+	for (st = 0; st < cells; st++) {
+		mpz_init(w[st]);
+		mpz_init(nw[st]);
+	}
+	for (x = 0; x <= most; x++)
+		mpz_init(pw[x]);
+	mpz_init(ways);
+	/* All the dice left, none kept. */
+	mpz_set_ui(w[(left_n - 1) * kn * span], 1);
+	for (lv = 0; lv < m; lv++) {
+		v = low ? lv : m - 1 - lv;
+		for (i = 0; i < n; i++) {
+			if (!mpz_sgn(it[i].w[v]))
+				continue;
+			mpz_set_ui(pw[0], 1);
+			for (x = 1; x <= mult[i]; x++)
+				mpz_mul(pw[x], pw[x - 1], it[i].w[v]);
+			for (st = 0; st < cells; st++)
+				mpz_set_ui(nw[st], 0);
+			for (st = 0; st < cells; st++) {
+				if (!mpz_sgn(w[st]))
+					continue;
+				sum = st % span;
+				kept = st / span % kn;
+				left = st / span / kn / radix[i] % (mult[i] + 1);
+				for (x = 0; x <= left; x++) {
+					add = x < k - kept ? x : k - kept;
+					to = ((st / span / kn - x * radix[i]) * kn +
+					      kept + add) * span + sum + add * v;
+					mpz_bin_uiui(ways, left, x);
+					mpz_mul(ways, ways, pw[x]);
+					mpz_addmul(nw[to], w[st], ways);
+				}
+			}
+			tmp = w;
+			w = nw;
+			nw = tmp;
+		}
+	}
+	/* Every die placed, exactly k kept. */
+	for (sum = 0; sum < span; sum++)
+		mpz_swap(d->w[sum], w[k * span + sum]);
+	mpz_set_ui(d->den, 1);
+	for (i = 0; i < n; i++) {
+		mpz_pow_ui(ways, it[i].den, mult[i]);
+		mpz_mul(d->den, d->den, ways);
+	}
+	ret = fdc_dist_trim(c, d);
+	for (st = 0; st < cells; st++) {
+		mpz_clear(w[st]);
+		mpz_clear(nw[st]);
+	}
+	for (x = 0; x <= most; x++)
+		mpz_clear(pw[x]);
+	mpz_clear(ways);
+	free(w);
+	free(nw);
+	free(pw);
+	return ret;
 }
 
 /*
@@ -1112,9 +1210,8 @@ static int fdc_dist_pool(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			 struct fdc_dice_dist *d)
 {
 	const struct fdc_dice_expr *e = c->e;
-	/* A term each for one die kept, a die each (16 at most) for more. */
 	struct fdc_dice_dist it[FDC_DICE_MAX_NODES], die, r;
-	u64 count = 0, k, m, mult[FDC_DICE_MAX_NODES];
+	u64 count = 0, k, mult[FDC_DICE_MAX_NODES];
 	unsigned int i, j, n = 0;
 	int ret = -1;
 
@@ -1142,24 +1239,7 @@ out_sum:
 		fdc_dice_dist_free(d);
 		return -1;
 	}
-	if (k == 1) {
-		/* The best die of all: one item a term, as many times as dice. */
-		for (j = 0; j < g->nitems; j++) {
-			const struct fdc_dice_term *t =
-				&e->node[e->items[g->first + j]].dice;
-
-			if (!t->count)
-				continue;
-			if (fdc_dist_chain(c, t, NULL, &it[n]))
-				goto out_free;
-			mult[n++] = t->count;
-		}
-		ret = fdc_dist_extreme(c, it, n, mult, g->mods.keep_low, d);
-		goto out_free;
-	}
-	if (count > FDC_DIST_TOPK)
-		return fdc_dist_fail(c,
-			"keeping 2 or more of a group's dice: more than 16 dice are not computed");
+	/* One item a term, as many times as it has dice. */
 	for (j = 0; j < g->nitems; j++) {
 		const struct fdc_dice_term *t = &e->node[e->items[g->first + j]].dice;
 
@@ -1167,11 +1247,12 @@ out_sum:
 			continue;
 		if (fdc_dist_chain(c, t, NULL, &it[n]))
 			goto out_free;
-		for (m = 1, n++; m < t->count; m++, n++)
-			if (fdc_dist_copy(c, &it[n], &it[n - 1]))
-				goto out_free;
+		mult[n++] = t->count;
 	}
-	ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low, NULL, d);
+	if (k == 1)
+		ret = fdc_dist_extreme(c, it, n, mult, g->mods.keep_low, d);
+	else
+		ret = fdc_dist_keep_terms(c, it, n, mult, k, g->mods.keep_low, d);
 out_free:
 	for (i = 0; i < n; i++)
 		fdc_dice_dist_free(&it[i]);
@@ -1769,19 +1850,25 @@ static double fdc_dist_cost_group(const struct fdc_dice_expr *e,
 	unsigned int i;
 
 	if (g->pool) {
-		/* Each die an item: 2^dice sets of those placed. */
-		for (i = 0; i < g->nitems; i++)
-			count += e->node[e->items[g->first + i]].dice.count;
+		/* The dice left of each term, kept and their sum, a value each. */
+		double left = 1, moves = 0, values;
+
+		for (i = 0; i < g->nitems; i++) {
+			u64 cnt = e->node[e->items[g->first + i]].dice.count;
+
+			count += cnt;
+			left *= (double)cnt + 1;
+			moves += (double)cnt + 1;
+		}
 		k = fdc_dice_kept_count(&g->mods, count);
 		if (!g->mods.has_keep || k >= count || k <= 1)
 			return 0;
-		if (count > FDC_DIST_TOPK)
-			return -1;
 		span = (double)g->hi - (double)g->lo + 1;
-		cells = (double)(1ULL << count) * span;
+		values = span / (double)k + 1;
+		cells = left * ((double)k + 1) * span;
 		if (cells > FDC_DIST_MAX)
 			return INFINITY;
-		return span * count * cells * 2;
+		return cells * values * moves * 2;
 	}
 	if (!g->mods.has_keep || k >= g->nitems || !k ||
 	    (k == 1 && !g->mods.success.op))

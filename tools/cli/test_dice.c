@@ -655,6 +655,10 @@ static void fdt_dist(void)
 	fdt_dist_one("{2d3+2+1d4}>4f1", 0, "{2d3+1d4}>4f1");
 	fdt_dist_one("{2d3-1+1d4!}>3", 2, NULL);
 	fdt_dist_one("{2d4+2d3}k1", 0, "{2d4,2d3}k1");
+	fdt_dist_one("{2d3+1d4+1d2}k2", 0, "{2d3+1d4+1d2}kl2");
+	fdt_dist_one("{3d2+2d3}kl3", 0, "{3d2+2d3}k3");
+	fdt_dist_one("{2d3+2d2}dh1", 0, NULL);
+	fdt_dist_one("{1d3!!+2d2}k2", 2, NULL);
 	fdt_dist_one("{3d3+1d4}kl1", 0, "{3d3+1d4}k1");
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
@@ -716,9 +720,17 @@ static void fdt_dist(void)
 		mpz_clear(den);
 		fdc_dice_dist_free(&d);
 	}
-	CHECK(fdt_parse("{4d6+4d8+9d4}k2", &e) &&
+	/* Two of 17 dice: the walk over the dice left of each term. */
+	err[0] = '\0';
+	i = fdt_parse("{4d6+4d8+9d4}k2", &e) &&
+	    !fdc_dice_dist(&e, &d, err, sizeof(err));
+	CHECK(i && d.min == 2 && d.n == 15 && !mpz_cmp_ui(d.w[0], 1),
+	      "{4d6+4d8+9d4}k2: %s", err);
+	if (i)
+		fdc_dice_dist_free(&d);
+	CHECK(fdt_parse("{500d6+500d8}k3", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
-	      strstr(err, "more than 16"), "17 dice, k2 refused: '%s'", err);
+	      strstr(err, "too large"), "{500d6+500d8}k3 refused: '%s'", err);
 	/* 1000d6: P(1000) = 6^-1000, P(3500) by its symmetry. */
 	CHECK(fdt_parse("1000d6", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      d.min == 1000 && d.n == 5001 && !mpz_cmp_ui(d.w[0], 1) &&
