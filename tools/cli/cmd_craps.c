@@ -23,7 +23,8 @@ static const char fdc_craps_help[] =
 "  -n, --games=GAMES       play GAMES games (default 1000)\n"
 "  -v, --verbose           print each game's totals first, as in\n"
 "                          \"10 6 10 win\"\n"
-"      --json              print {\"games\": ..., \"wins\": ..., ...}\n";
+"      --json              print {\"schema\": \"fairdie.craps/1\", \"games\": ...,\n"
+"                          \"wins\": ..., ...}\n";
 
 static const struct option fdc_craps_opts[] = {
 	{ "games", required_argument, NULL, 'n' },
@@ -113,22 +114,27 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_u64(wins);
 		fdc_json_key("throws");
 		fdc_json_u64(throws);
-		if (!counted) {
-			fdc_json_key("draws");
+		/* fairdie.craps/1: null where the source does not count. */
+		fdc_json_key("draws");
+		if (!counted)
 			fdc_json_u64(made);
-			fdc_json_key("fair_bits");
+		else
+			fdc_json_value("null", 4);
+		fdc_json_key("fair_bits");
+		if (!counted)
 			fdc_json_u64(bits);
-			fdc_json_key("bits_per_draw");
-			fdc_json_double(made ? (double)bits / made : 0, 4);
-		}
+		else
+			fdc_json_value("null", 4);
+		fdc_json_key("bits_per_draw");
+		fdc_json_number(!counted && made ? (double)bits / made : NAN);
 		fdc_json_key("win_fraction");
-		fdc_json_double(frac, 6);
+		fdc_json_number(frac);
 		fdc_json_key("exact");
 		fdc_json_str("244/495");
-		fdc_json_key("exact_fraction");
-		fdc_json_double(exact, 6);
+		fdc_json_key("probability");
+		fdc_json_number(exact);
 		fdc_json_key("sd");
-		fdc_json_double((frac - exact) / sd, 2);
+		fdc_json_number((frac - exact) / sd);
 		return fdc_finish_output();
 	}
 	printf("games: %llu\n", (unsigned long long)games);

@@ -32,6 +32,40 @@ static void fdc_json_settings(u64 sides, __u32 source, __u32 extractor)
 	fdc_json_u64(sides);
 }
 
+/*
+ * Members a source does not have, as null: each command prints the same
+ * members whatever the source (schemas fairdie.config/1, fairdie.stats/1,
+ * fairdie.bench/1).
+ */
+static void fdc_json_nulls(const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fdc_json_key(keys[i]);
+		fdc_json_value("null", 4);
+	}
+}
+
+/* The device's members of config, for a source that has none of them. */
+static const char *const fdc_config_device_keys[] = {
+	"abi_version", "sources", "extractors", "source", "extractor",
+	"sides", "format", "sim",
+};
+
+/* The counters of GET_STATS, and the settings, for another source. */
+static const char *const fdc_stats_device_keys[] = {
+	"source", "extractor", "source_bits", "extracted_bits",
+	"sampler_bits", "outputs", "source_retries", "source_failures",
+	"health_failures",
+};
+
+/* What a userspace source reports, for the device. */
+static const char *const fdc_stats_user_keys[] = {
+	"description", "fair_bits", "fair_bits_held", "fair_bits_read",
+	"fair_bits_per_roll",
+};
+
 /* The names of the bits set in @mask, blank-separated. */
 static void fdc_print_mask(u32 mask, const char *(*name)(unsigned int),
 			   unsigned int count)
@@ -172,6 +206,18 @@ static const struct {
 	  "splitmix64 seeded with N: reproducible, not for security" },
 };
 
+/* "userspace_sources": the sources that need no module, by name. */
+static void fdc_json_user_sources(void)
+{
+	size_t i;
+
+	fdc_json_key("userspace_sources");
+	fdc_json_array();
+	for (i = 0; i < ARRAY_SIZE(fdc_user_sources); i++)
+		fdc_json_str(fdc_user_sources[i].name);
+	fdc_json_close();
+}
+
 /* config when the device cannot be opened: what is missing, what else. */
 static int fdc_config_missing(const struct fdc_config *cfg, int err,
 			      bool json)
@@ -186,11 +232,11 @@ static int fdc_config_missing(const struct fdc_config *cfg, int err,
 		fdc_json_str("device");
 		fdc_json_key("device");
 		fdc_json_str(cfg->device);
-		fdc_json_key("userspace_sources");
-		fdc_json_array();
-		for (i = 0; i < ARRAY_SIZE(fdc_user_sources); i++)
-			fdc_json_str(fdc_user_sources[i].name);
-		fdc_json_close();
+		fdc_json_user_sources();
+		fdc_json_key("description");
+		fdc_json_value("null", 4);
+		fdc_json_nulls(fdc_config_device_keys,
+			       ARRAY_SIZE(fdc_config_device_keys));
 	} else {
 		printf("fair bits from:   the device %s\n", fdc_quote(cfg->device));
 		printf("device:           missing: %s\n", why);
@@ -231,6 +277,13 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 		if (json)
 			fdc_json_begin(stdout);
 		fdc_user_source_describe(cfg, json);
+		if (json) {
+			fdc_json_key("device");
+			fdc_json_value("null", 4);
+			fdc_json_user_sources();
+			fdc_json_nulls(fdc_config_device_keys,
+				       ARRAY_SIZE(fdc_config_device_keys));
+		}
 		return fdc_finish_output();
 	}
 	/* A device that cannot be opened: tell a newcomer what to do. */
@@ -280,6 +333,9 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_key("p1_den");
 		fdc_json_u64(sim.p1_den);
 		fdc_json_close();
+		fdc_json_key("description");
+		fdc_json_value("null", 4);
+		fdc_json_user_sources();
 		return fdc_finish_output();
 	}
 	printf("fair bits from:   the device %s\n", fdc_quote(cfg->device));
@@ -376,11 +432,13 @@ static void fdc_print_user_stats(const struct fdc_config *cfg,
 		fdc_json_key("fair_bits");
 		fdc_json_u64(used);
 		fdc_json_key("fair_bits_held");
-		fdc_json_double(held, 2);
+		fdc_json_number(held);
 		fdc_json_key("fair_bits_read");
 		fdc_json_u64(e->bits_read);
 		fdc_json_key("fair_bits_per_roll");
-		fdc_json_double(per, 4);
+		fdc_json_number(per);
+		fdc_json_nulls(fdc_stats_device_keys,
+			       ARRAY_SIZE(fdc_stats_device_keys));
 		return;
 	}
 	printf("rolls:            %llu d%llu\n", (unsigned long long)rolls,
@@ -509,6 +567,8 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_u64(count);
 		fdc_json_settings(sides, source, extractor);
 		fdc_json_stats(&st);
+		fdc_json_nulls(fdc_stats_user_keys,
+			       ARRAY_SIZE(fdc_stats_user_keys));
 		return fdc_finish_output();
 	}
 	printf("rolls read:       %llu d%llu (source %s, extractor %s)\n",
@@ -595,6 +655,8 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 			fdc_json_begin(stdout);
 			fdc_json_key("rolls_per_s");
 			fdc_json_double(rolls / elapsed, 0);
+			fdc_json_key("seconds");
+			fdc_json_number(elapsed);
 		} else {
 			printf("rolls per second: %.0f\n", rolls / elapsed);
 		}
@@ -624,10 +686,12 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_key("rolls");
 		fdc_json_u64(rolls);
 		fdc_json_key("seconds");
-		fdc_json_double(elapsed, 3);
+		fdc_json_number(elapsed);
 		fdc_json_key("rolls_per_s");
 		fdc_json_double(rolls / elapsed, 0);
 		fdc_json_stats(&st);
+		fdc_json_nulls(fdc_stats_user_keys,
+			       ARRAY_SIZE(fdc_stats_user_keys));
 		ret = fdc_finish_output();
 		goto out_close;
 	}

@@ -56,8 +56,8 @@ static const char fdc_extract_help[] =
 "                          (default: 5 for a coin, 3 for more faces)\n"
 "      --block=N           tree: rolls per block, 2 to 64 (default 64);\n"
 "                          shorter blocks answer sooner, extract less\n"
-"      --json              print {\"method\": ..., \"rolls\": [...]} or\n"
-"                          {\"method\": ..., \"bits\": \"...\"} and the counts\n"
+"      --json              print {\"schema\": \"fairdie.extract/1\", \"method\":\n"
+"                          ..., \"bits\": \"...\", \"rolls\": [...], and the counts}\n"
 "  -H, --min-entropy=H     hash: bits of min-entropy per roll you vouch\n"
 "                          for, above 0 and at most log2(K); required\n"
 "  -v, --verbose           print what went in and out on standard error\n"
@@ -485,12 +485,21 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 	if (!ret)
 		fdc_sink_finish(&sink);
 	if (printer.json) {
-		/* Also after a failure: what came out before it, and the counts. */
+		/*
+		 * Also after a failure: what came out before it, and the
+		 * counts. fairdie.extract/1 has both "bits" and "rolls".
+		 */
+		fdc_json_close();
+		fdc_json_key(printer.bits ? "rolls" : "bits");
+		if (printer.bits)
+			fdc_json_array();
+		else
+			fdc_json_string_open();
 		fdc_json_close();
 		fdc_json_key("rolls_in");
 		fdc_json_u64(x.rolls);
 		fdc_json_key("fair_bits");
-		fdc_json_double(x.bits, 2);
+		fdc_json_number(x.bits);
 		fdc_json_key("outputs");
 		fdc_json_u64(printer.printed);
 	}

@@ -31,7 +31,7 @@ static const char fdc_pick_help[] =
 "\n"
 "Options:\n"
 "  -n, --count=COUNT       draw COUNT items (default 1)\n"
-"      --json              print {\"picks\": [...]}\n";
+"      --json              print {\"schema\": \"fairdie.pick/1\", \"picks\": [...]}\n";
 
 static const struct option fdc_pick_opts[] = {
 	{ "count", required_argument, NULL, 'n' },
@@ -137,12 +137,28 @@ out_free:
 	return 0;
 }
 
-/* --stats: how often each face came beside its exact probability. */
-static void fdc_weights_stats(const struct fdc_wdie *d, const u64 *hist,
-			      u64 n, bool json)
+static u64 fdc_gcd(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * --stats: how often each face came beside its exact probability; with
+ * --json, one object of roll's "stats" array (schema fairdie.roll/1, as
+ * for expressions: the faces are the totals, none is left over).
+ */
+static void fdc_weights_stats(const struct fdc_wdie *d, const char *list,
+			      const u64 *hist, u64 n, bool json)
 {
 	double chi2 = 0, p, e;
 	unsigned int df = 0;
+	char frac[48];
 	u32 f;
 
 	for (f = 0; f < d->count; f++) {
@@ -155,25 +171,54 @@ static void fdc_weights_stats(const struct fdc_wdie *d, const u64 *hist,
 	df = df ? df - 1 : 0;
 	p = df ? fd_chi2_sf(chi2, df) : 1;
 	if (json) {
+		fdc_json_object();
+		fdc_json_key("expr");
+		fdc_json_string_open();
+		fdc_json_raw("--weights=", 10);
+		fdc_json_raw(list, strlen(list));
+		fdc_json_close();
+		fdc_json_key("rolls");
+		fdc_json_u64(n);
+		fdc_json_key("depth");
+		fdc_json_u64(1);
 		fdc_json_key("histogram");
 		fdc_json_array();
 		for (f = 0; f < d->count; f++) {
+			u64 g = fdc_gcd(d->weights[f], d->total);
+
+			if (!d->weights[f])
+				continue;
 			fdc_json_object();
-			fdc_json_key("face");
+			fdc_json_key("total");
 			fdc_json_u64(f + 1);
 			fdc_json_key("count");
 			fdc_json_u64(hist[f]);
+			fdc_json_key("probability");
+			fdc_json_number((double)d->weights[f] / d->total);
 			fdc_json_key("exact");
-			fdc_json_double((double)d->weights[f] / d->total, 10);
+			snprintf(frac, sizeof(frac), "%llu/%llu",
+				 (unsigned long long)(d->weights[f] / g),
+				 (unsigned long long)(d->total / g));
+			fdc_json_str(frac);
 			fdc_json_close();
 		}
 		fdc_json_close();
+		fdc_json_key("rest");
+		fdc_json_object();
+		fdc_json_key("count");
+		fdc_json_u64(0);
+		fdc_json_key("probability");
+		fdc_json_number(0);
+		fdc_json_key("exact");
+		fdc_json_str("0");
+		fdc_json_close();
 		fdc_json_key("chi_square");
-		fdc_json_double(chi2, 4);
+		fdc_json_number(df ? chi2 : NAN);
 		fdc_json_key("df");
 		fdc_json_u64(df);
 		fdc_json_key("p_value");
-		fdc_json_double(p, 4);
+		fdc_json_number(df ? p : NAN);
+		fdc_json_close();
 		return;
 	}
 	printf("%8s %10s %9s %9s\n", "face", "count", "observed", "exact");
@@ -219,19 +264,39 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 			return FDC_EXIT_FAILURE;
 		}
 	}
+	/* The shape of roll's JSON for expressions: fairdie.roll/1. */
 	if (json) {
 		fdc_json_begin(stdout);
-		fdc_json_key(stats ? "draws" : "faces");
-		if (stats)
-			fdc_json_u64(count);
-		else
+		fdc_json_key("rolls");
+		fdc_json_array();
+		if (!stats) {
+			fdc_json_object();
+			fdc_json_key("expr");
+			fdc_json_string_open();
+			fdc_json_raw("--weights=", 10);
+			fdc_json_raw(list, strlen(list));
+			fdc_json_close();
+			fdc_json_key("repeat");
+			fdc_json_u64(1);
+			fdc_json_key("totals");
 			fdc_json_array();
+		}
 	}
 	ret = fdc_pick_draws(cfg, &d, count, fdc_faces_put, &o);
-	if (!ret && json && !stats)
+	if (!ret && json) {
+		if (!stats) {
+			fdc_json_close();
+			fdc_json_key("dice");
+			fdc_json_array();
+			fdc_json_close();
+			fdc_json_close();
+		}
 		fdc_json_close();
+		fdc_json_key("stats");
+		fdc_json_array();
+	}
 	if (!ret && stats)
-		fdc_weights_stats(&d, o.hist, count, json);
+		fdc_weights_stats(&d, list, o.hist, count, json);
 	free(o.hist);
 	fdc_wdie_free(&d);
 	/* roll writes its own JSON: the object is closed here. */

@@ -35,14 +35,17 @@ static const char fdc_roll_help[] =
 "  raN miN maN  avrae's reroll-and-add once, least and largest face\n"
 "  >N <N =N successes (inclusive: >4 is 4 or more); fCP failures, each\n"
 "           less one: 10d10>=8f1 (>= and <= are the same as > and <)\n"
-"  {A,B}    a group: {4d6,3d8}k1, {5d6!!}>8\n"
+"  {A,B}    a group: {4d6,3d8}k1 keeps the higher total; a group of one\n"
+"           roll is its dice: {4d6+3d8}k4 keeps 4 of the 7, {3d20+5}>21\n"
+"           counts the d20s showing 16 or more, {5d6!!}>8\n"
 "  + - * % ( ) floor() ceil() round() abs(), labels: 1d20[fire] + 4\n"
 "  /        inside floor(), ceil() or round(): totals are whole numbers\n"
 "  NxEXPR   N totals of EXPR on one line: 6x4d6k3\n"
 "A die explodes at most 100 times; the face after the 100th explosion\n"
-"stands. At most 1000000 dice a term; totals within 2^62. Where only the\n"
-"total of identical dice counts (3d6 without -v, keep or the like), it is\n"
-"drawn whole, weighted by the ways the dice make it: the same odds, at the\n"
+"stands. At most 1000000 dice a term; numbers, faces and every value on\n"
+"the way within 64 bits and a sign, +-(2^64-1). Where only the total of\n"
+"identical dice counts (3d6 without -v, keep or the like), it is drawn\n"
+"whole, weighted by the ways the dice make it: the same odds, at the\n"
 "entropy of the total (3.60 fair bits for 3d6 instead of 7.75).\n"
 "\n"
 "Options:\n"
@@ -54,9 +57,10 @@ static const char fdc_roll_help[] =
 "      --stats             instead of the totals, print how often each\n"
 "                          total came in COUNT rolls beside its exact\n"
 "                          probability, and a chi-square test of the two\n"
-"      --json              print {\"rolls\": [{\"expr\": ..., \"repeat\": N,\n"
-"                          \"totals\": [...]}]} (with --stats, the histogram\n"
-"                          and the test); an \"error\" member on failure\n"
+"      --json              print {\"schema\": \"fairdie.roll/1\", \"rolls\": [{\"expr\":\n"
+"                          ..., \"repeat\": N, \"totals\": [...], \"dice\":\n"
+"                          [...]}], \"stats\": [...]} (--stats fills \"stats\"\n"
+"                          instead); an \"error\" member on failure\n"
 "      --weights=W1,W2,... instead of EXPR, draw faces 1..K of a loaded die,\n"
 "                          face i with probability exactly Wi / (W1 + ... + WK)\n"
 "                          (integer weights, 0 for never; see fairdie pick)\n";
@@ -96,7 +100,7 @@ struct fdc_roll {
 
 /* One total of @e, with its dice in *@detail when verbose. */
 static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
-			 s64 *total, char **detail, unsigned int *deepest)
+			 s128 *total, char **detail, unsigned int *deepest)
 {
 	size_t len;
 	FILE *trace = NULL;
@@ -121,16 +125,16 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 
 /*
  * Print COUNT lines of @e; with --json, one object of the "rolls" array:
- * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers]} and with -v
- * "dice": [one array per total of its dice, fdc_dice_roll_json()'s].
+ * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers], "dice": [with
+ * -v one array per total of its dice, fdc_dice_roll_json()'s; else none]}.
  */
 static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			  const struct fdc_dice_expr *e)
 {
 	char **details = NULL;
 	u64 i, j, k = 0, n = r->count * e->repeat;
-	s64 total;
-	char *detail;
+	char *detail, buf[48];
+	s128 total;
 	int ret = -1;
 
 	if (r->json) {
@@ -154,15 +158,26 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 		for (j = 0; j < e->repeat; j++) {
 			if (fdc_roll_once(r, e, &total, &detail, NULL))
 				goto out_free;
+			/* Totals beyond 64 signed bits: as text, the rest fast. */
+			if (total < INT64_MIN || total > INT64_MAX)
+				fdc_dice_str(total, buf);
+			else
+				buf[0] = '\0';
 			if (r->json) {
-				fdc_json_s64(total);
+				if (buf[0])
+					fdc_json_value(buf, strlen(buf));
+				else
+					fdc_json_s64((s64)total);
 				if (details)
 					details[k++] = detail;
 				continue;
 			}
 			if (j)
 				putchar_unlocked(' ');
-			fdc_print_s64(stdout, total, -1);
+			if (buf[0])
+				fputs(buf, stdout);
+			else
+				fdc_print_s64(stdout, (s64)total, -1);
 			if (detail)
 				printf("\t%s", detail);
 			free(detail);
@@ -173,13 +188,11 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 	fdc_progress_end();
 	if (r->json) {
 		fdc_json_close();
-		if (details) {
-			fdc_json_key("dice");
-			fdc_json_array();
-			for (i = 0; i < k; i++)
-				fdc_json_value(details[i], strlen(details[i]));
-			fdc_json_close();
-		}
+		fdc_json_key("dice");
+		fdc_json_array();
+		for (i = 0; i < k; i++)
+			fdc_json_value(details[i], strlen(details[i]));
+		fdc_json_close();
 		fdc_json_close();
 	}
 	ret = 0;
@@ -255,7 +268,7 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 	char err[256], *detail, *frac;
 	mpq_t q, rest;
 	size_t v, m = 0, *idx = NULL;
-	s64 total;
+	s128 total;
 	int ret = -1;
 
 	if (fdc_dice_dist(e, &d, err, sizeof(err))) {
@@ -295,8 +308,10 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 		v = (size_t)((total - d.min) / d.step);
 		if (total < d.min || (total - d.min) % d.step || v >= d.n ||
 		    !mpz_sgn(d.w[v])) {
-			fdc_err("roll: %lld is not a possible total of '%s'",
-				(long long)total, fdc_quote(text));
+			char buf[48];
+
+			fdc_err("roll: %s is not a possible total of '%s'",
+				fdc_dice_str(total, buf), fdc_quote(text));
 			goto out_free;
 		}
 		hist[v]++;
@@ -328,7 +343,7 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 			fdc_json_u64(hist[v]);
 			fdc_json_key("probability");
 			frac = fdc_fraction(d.w[idx[v]], d.den, q, &pv);
-			fdc_json_double(pv, 10);
+			fdc_json_number(pv);
 			fdc_json_key("exact");
 			fdc_json_str(frac);
 			free(frac);
@@ -340,18 +355,18 @@ static int fdc_roll_stats(struct fdc_roll *r, const char *text,
 		fdc_json_key("count");
 		fdc_json_u64(rest_seen);
 		fdc_json_key("probability");
-		fdc_json_double(rest_p, 10);
+		fdc_json_number(rest_p);
 		fdc_json_key("exact");
 		frac = mpq_get_str(NULL, 10, rest);
 		fdc_json_str(frac);
 		free(frac);
 		fdc_json_close();
 		fdc_json_key("chi_square");
-		fdc_json_double(df ? chi2 : NAN, 4);
+		fdc_json_number(df ? chi2 : NAN);
 		fdc_json_key("df");
 		fdc_json_u64(df);
 		fdc_json_key("p_value");
-		fdc_json_double(df ? fd_chi2_sf(chi2, df) : NAN, 4);
+		fdc_json_number(df ? fd_chi2_sf(chi2, df) : NAN);
 		fdc_json_close();
 	} else {
 		printf("%s: %llu rolls\n", text, (unsigned long long)n);
@@ -546,6 +561,9 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 	fdc_progress_end();
 	if (r->json) {
 		fdc_json_close();
+		fdc_json_key("dice");
+		fdc_json_array();
+		fdc_json_close();
 		fdc_json_close();
 	}
 	return FDC_EXIT_OK;
@@ -632,10 +650,19 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		ret = FDC_EXIT_FAILURE;
 		goto out_free;
 	}
+	/*
+	 * fairdie.roll/1: {"rolls": [...], "stats": [...]}, both always
+	 * there, the one that --stats does not fill empty.
+	 */
 	if (r.json) {
 		fdc_json_begin(stdout);
-		fdc_json_key(r.stats ? "stats" : "rolls");
+		fdc_json_key("rolls");
 		fdc_json_array();
+		if (r.stats) {
+			fdc_json_close();
+			fdc_json_key("stats");
+			fdc_json_array();
+		}
 	}
 	if (exprs) {
 		for (i = 0; i < n && ret == FDC_EXIT_OK; i++)
@@ -644,6 +671,11 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		ret = fdc_roll_sides(&r, cfg->sides);
 	} else {
 		ret = fdc_roll_stdin(&r);
+	}
+	if (r.json && !r.stats && ret == FDC_EXIT_OK) {
+		fdc_json_close();
+		fdc_json_key("stats");
+		fdc_json_array();
 	}
 	if (ret == FDC_EXIT_OK)
 		ret = fdc_finish_output();

@@ -14,7 +14,8 @@ static const char fdc_roulette_help[] =
 "\n"
 "Options:\n"
 "  -n, --spins=SPINS       spin SPINS times (default 1)\n"
-"      --json              print {\"spins\": [{\"pocket\": 17, \"colour\": \"black\"}, ...]}\n";
+"      --json              print {\"schema\": \"fairdie.roulette/1\", \"spins\":\n"
+"                          [{\"pocket\": 17, \"colour\": \"black\"}, ...]}\n";
 
 static const struct option fdc_roulette_opts[] = {
 	{ "spins", required_argument, NULL, 'n' },

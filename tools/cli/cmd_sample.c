@@ -33,9 +33,10 @@ static const char fdc_sample_help[] =
 "      --count=TIMES       draw TIMES samples of numbers, one per line, the\n"
 "                          values separated by blanks\n"
 "      --stats             then print on standard error the fair bits used\n"
-"                          and log2(N!/(N-K)!)\n"
-"      --json              print {\"samples\": [[...], ...]} for numbers,\n"
-"                          {\"lines\": [...]} for lines and ARGs\n";
+"                          and log2(N!/(N-K)!) (with --json, in it)\n"
+"      --json              print {\"schema\": \"fairdie.sample/1\",\n"
+"                          \"samples\": [[...], ...] for numbers,\n"
+"                          \"lines\": [...] for lines and ARGs, \"stats\": ...}\n";
 
 #define FDC_SAMPLE_MAX_K	100000000ULL
 

@@ -36,9 +36,10 @@ static const char fdc_shuffle_help[] =
 "      --count=TIMES       print TIMES permutations of the numbers, one per\n"
 "                          line, the numbers separated by blanks\n"
 "      --stats             then print on standard error the fair bits used\n"
-"                          and read, beside log2(N!)\n"
-"      --json              print {\"permutations\": [[...], ...]} for numbers,\n"
-"                          {\"lines\": [...]} for lines and ARGs\n";
+"                          and read, beside log2(N!) (with --json, in it)\n"
+"      --json              print {\"schema\": \"fairdie.shuffle/1\",\n"
+"                          \"permutations\": [[...], ...] for numbers,\n"
+"                          \"lines\": [...] for lines and ARGs, \"stats\": ...}\n";
 
 /**
  * fdc_cmd_shuffle() - fairdie shuffle

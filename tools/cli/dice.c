@@ -31,6 +31,12 @@ static const char *const fdc_keep_each[] = {
 	"use '!!' or 'x', which keep whole dice",
 };
 
+static const char *const fdc_pool_only[] = {
+	"a group of one roll keeps, drops or counts its dice one by one",
+	"it holds dice added together, and numbers added for counting",
+	"as {4d6+3d8}k4 or {3d20+5}>21",
+};
+
 static const char *const fdc_fraction[] = {
 	"the total can be a fraction",
 	"Roll20 keeps fractions (d20/2 can be 10.5), fairdie's totals are whole",
@@ -101,9 +107,10 @@ static int fdc_parse_number(struct fdc_parser *p, u64 *v, const char *what)
 	while (fdc_isdigit(p->s[p->pos])) {
 		unsigned int d = p->s[p->pos] - '0';
 
-		if (n > ((u64)FDC_DICE_LIMIT - d) / 10)
-			return fdc_parse_fail(p, "number too large at position %zu (at most 2^62)",
-					      start + 1);
+		if (n > (UINT64_MAX - d) / 10)
+			return fdc_parse_fail(p,
+				"number too large at position %zu (at most 2^64-1)",
+				start + 1);
 		n = n * 10 + d;
 		p->pos++;
 	}
@@ -112,7 +119,7 @@ static int fdc_parse_number(struct fdc_parser *p, u64 *v, const char *what)
 }
 
 /* A number that may be negative (faces of dF, or of mi and ma). */
-static int fdc_parse_signed(struct fdc_parser *p, s64 *v, const char *what)
+static int fdc_parse_signed(struct fdc_parser *p, s128 *v, const char *what)
 {
 	bool neg = p->s[p->pos] == '-';
 	u64 n;
@@ -120,7 +127,7 @@ static int fdc_parse_signed(struct fdc_parser *p, s64 *v, const char *what)
 
 	p->pos += neg;
 	ret = fdc_parse_number(p, &n, what);
-	*v = neg ? -(s64)n : (s64)n;
+	*v = neg ? -(s128)n : (s128)n;
 	return ret;
 }
 
@@ -131,7 +138,7 @@ static int fdc_parse_signed(struct fdc_parser *p, s64 *v, const char *what)
  *
  * Return: true when it does.
  */
-bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face)
+bool fdc_dice_match(const struct fdc_dice_cond *c, s128 face)
 {
 	switch (c->op) {
 	case FDC_CMP_EQ:
@@ -200,26 +207,63 @@ static __int128 fdc_ceil_div(__int128 a, __int128 b)
 	return (a % b && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 
+/* @a * @b, or the largest value of its sign when that does not fit. */
+static __int128 fdc_mul_sat(__int128 a, __int128 b)
+{
+	__int128 r;
+
+	if (!__builtin_mul_overflow(a, b, &r))
+		return r;
+	r = (__int128)(~(fd_u128)0 >> 1);
+	return (a < 0) != (b < 0) ? -r : r;
+}
+
+/**
+ * fdc_dice_str() - a value in decimal
+ * @v: the value
+ * @buf: room for it, at least 41 characters
+ *
+ * Return: @buf.
+ */
+char *fdc_dice_str(s128 v, char *buf)
+{
+	fd_u128 u = v < 0 ? -(fd_u128)v : (fd_u128)v;
+	char tmp[40];
+	size_t n = 0, i = 0;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[i++] = '-';
+	while (n)
+		buf[i++] = tmp[--n];
+	buf[i] = '\0';
+	return buf;
+}
+
 static int fdc_set_bounds(struct fdc_parser *p, struct fdc_dice_node *n,
 			  __int128 lo, __int128 hi, __int128 den)
 {
 	if (lo < -FDC_DICE_LIMIT || hi > FDC_DICE_LIMIT)
-		return fdc_parse_fail(p, "values could go beyond 2^62 (near position %zu)",
-				      p->pos);
-	if (den > (__int128)FDC_DEN_MAX)
+		return fdc_parse_fail(p,
+			"a value could leave 64 bits, beyond %s (near position %zu)",
+			lo < -FDC_DICE_LIMIT ? "-(2^64-1)" : "2^64-1", p->pos);
+	if (den < 0 || den > (__int128)FDC_DEN_MAX)
 		return fdc_parse_fail(p, "too many fractions on the way (near position %zu)",
 				      p->pos);
-	n->lo = (s64)lo;
-	n->hi = (s64)hi;
+	n->lo = lo;
+	n->hi = hi;
 	n->den = (u64)den;
 	return 0;
 }
 
 /* The faces a die can show, after mi and ma. */
-static void fdc_face_range(const struct fdc_dice_term *t, s64 *lo, s64 *hi)
+static void fdc_face_range(const struct fdc_dice_term *t, s128 *lo, s128 *hi)
 {
 	*lo = 1 + t->offset;
-	*hi = (s64)t->sides + t->offset;
+	*hi = (s128)t->sides + t->offset;
 	if (t->has_min) {
 		*lo = *lo > t->min_face ? *lo : t->min_face;
 		*hi = *hi > t->min_face ? *hi : t->min_face;
@@ -251,7 +295,7 @@ static int fdc_bound_dice(struct fdc_parser *p, struct fdc_dice_node *n)
 {
 	const struct fdc_dice_term *t = &n->dice;
 	__int128 flo, fhi, dlo, dhi, units, kept;
-	s64 a, b;
+	s128 a, b;
 
 	fdc_face_range(t, &a, &b);
 	flo = a;
@@ -316,7 +360,8 @@ static int fdc_bound_op(struct fdc_parser *p, struct fdc_dice_node *n)
 {
 	const struct fdc_dice_node *a = &p->e->node[n->a];
 	const struct fdc_dice_node *b = &p->e->node[n->b];
-	__int128 c[4], lo, hi, m, den = (__int128)a->den * b->den;
+	char lo_s[48], hi_s[48];
+	__int128 c[4], lo, hi, m, den = fdc_mul_sat(a->den, b->den);
 	int i;
 
 	switch (n->kind) {
@@ -327,10 +372,10 @@ static int fdc_bound_op(struct fdc_parser *p, struct fdc_dice_node *n)
 		return fdc_set_bounds(p, n, (__int128)a->lo - b->hi,
 				      (__int128)a->hi - b->lo, den);
 	case FDC_NODE_MUL:
-		c[0] = (__int128)a->lo * b->lo;
-		c[1] = (__int128)a->lo * b->hi;
-		c[2] = (__int128)a->hi * b->lo;
-		c[3] = (__int128)a->hi * b->hi;
+		c[0] = fdc_mul_sat(a->lo, b->lo);
+		c[1] = fdc_mul_sat(a->lo, b->hi);
+		c[2] = fdc_mul_sat(a->hi, b->lo);
+		c[3] = fdc_mul_sat(a->hi, b->hi);
 		lo = c[0];
 		hi = c[0];
 		for (i = 1; i < 4; i++) {
@@ -342,8 +387,9 @@ static int fdc_bound_op(struct fdc_parser *p, struct fdc_dice_node *n)
 	case FDC_NODE_MOD:
 		if (b->lo <= 0 && b->hi >= 0)
 			return fdc_parse_fail(p,
-				"the divisor before position %zu can be 0 (%lld..%lld)",
-				p->pos + 1, (long long)b->lo, (long long)b->hi);
+				"the divisor before position %zu can be 0 (%s..%s)",
+				p->pos + 1, fdc_dice_str(b->lo, lo_s),
+				fdc_dice_str(b->hi, hi_s));
 		break;
 	default:
 		return -EINVAL;
@@ -374,7 +420,7 @@ static int fdc_bound_op(struct fdc_parser *p, struct fdc_dice_node *n)
 	if (b->lo == b->hi && (b->lo == 1 || b->lo == -1) && b->den == 1)
 		den = a->den;
 	else
-		den = (__int128)a->den * m * b->den;
+		den = fdc_mul_sat(fdc_mul_sat(a->den, m), b->den);
 	return fdc_set_bounds(p, n, lo, hi, den);
 }
 
@@ -485,7 +531,7 @@ static int fdc_check_mods(struct fdc_parser *p, const struct fdc_dice_mods *m)
 /* Whether some face escapes every reroll condition. */
 static bool fdc_some_face_stays(const struct fdc_dice_term *t)
 {
-	s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset;
+	s128 lo = 1 + t->offset, hi = (s128)t->sides + t->offset;
 	unsigned int i, j, inside = 0;
 
 	for (i = 0; i < t->nreroll; i++) {
@@ -514,7 +560,7 @@ static bool fdc_some_face_stays(const struct fdc_dice_term *t)
 static int fdc_parse_explode(struct fdc_parser *p, struct fdc_dice_term *t)
 {
 	size_t at = p->pos;
-	s64 lo, hi;
+	s128 lo, hi;
 	int ret;
 
 	if (t->explode)
@@ -536,7 +582,7 @@ static int fdc_parse_explode(struct fdc_parser *p, struct fdc_dice_term *t)
 				return ret;
 		}
 		t->explode_on.op = FDC_CMP_GE;
-		t->explode_on.value = (s64)v;
+		t->explode_on.value = (s128)v;
 	} else {
 		p->pos++;
 		t->explode = FDC_EXPLODE_EACH;
@@ -585,7 +631,7 @@ static int fdc_parse_reroll(struct fdc_parser *p, struct fdc_dice_term *t)
 					      at + 1, fdc_ra_strict);
 		ret = fdc_parse_number(p, &v, "the face to reroll and add");
 		t->has_ra = true;
-		t->ra = (s64)v;
+		t->ra = (s128)v;
 		return ret;
 	}
 	if (fdc_peek(p) == 'o') {
@@ -669,6 +715,11 @@ static int fdc_check_dice(struct fdc_parser *p, const struct fdc_dice_term *t)
 				      "not with explosions, keeping or compare points");
 	if ((t->has_min || t->has_max) && t->explode)
 		return fdc_parse_fail(p, "'mi' and 'ma' do not go with explosions");
+	if (t->mods.has_keep && t->mods.keep > t->count)
+		return fdc_parse_fail(p, "cannot %s %llu of %llu dice",
+				      t->mods.drop ? "drop" : "keep",
+				      (unsigned long long)t->mods.keep,
+				      (unsigned long long)t->count);
 	return fdc_check_mods(p, &t->mods);
 }
 
@@ -717,6 +768,136 @@ static int fdc_parse_dice(struct fdc_parser *p, u64 count, size_t start,
 	if (ret)
 		return ret;
 	return fdc_bound_dice(p, &p->e->node[*idx]);
+}
+
+/*
+ * The dice of a one-roll group, {4d6+3d8}k4: @idx's tree holds dice and
+ * numbers added together (a number may be subtracted); the dice go to
+ * @dice, the numbers add up in @c.
+ */
+static int fdc_pool_collect(struct fdc_parser *p, unsigned int idx, bool neg,
+			    unsigned int *dice, unsigned int *nd, s128 *c)
+{
+	const struct fdc_dice_node *n = &p->e->node[idx];
+	int ret;
+
+	switch (n->kind) {
+	case FDC_NODE_DICE:
+		if (neg)
+			break;
+		if (n->dice.mods.has_keep || n->dice.mods.success.op)
+			return fdc_parse_fail(p,
+				"a keep or compare point inside {...} and after it");
+		dice[(*nd)++] = idx;
+		return 0;
+	case FDC_NODE_NUM:
+		*c += neg ? -n->num : n->num;
+		return 0;
+	case FDC_NODE_ADD:
+	case FDC_NODE_SUB:
+		ret = fdc_pool_collect(p, n->a, neg, dice, nd, c);
+		if (ret)
+			return ret;
+		return fdc_pool_collect(p, n->b, neg != (n->kind == FDC_NODE_SUB),
+					dice, nd, c);
+	default:
+		break;
+	}
+	return fdc_parse_fail(p, "%s: %s, %s", fdc_pool_only[0],
+			      fdc_pool_only[1], fdc_pool_only[2]);
+}
+
+/* A compare point met by a face plus @c: the same one, less @c. */
+static struct fdc_dice_cond fdc_cond_less(struct fdc_dice_cond cp, s128 c)
+{
+	if (cp.op)
+		cp.value -= c;
+	return cp;
+}
+
+/*
+ * Roll20's one-roll group with keep, drop or successes, {4d6+3d8}k4 or
+ * {3d20+5}>21: the dice of its one roll are the items kept or counted
+ * ({3d20+5}>21 counts the dice showing 16 or more).
+ */
+static int fdc_parse_pool(struct fdc_parser *p, unsigned int item,
+			  const struct fdc_dice_mods *m, unsigned int *idx)
+{
+	struct fdc_dice_expr *e = p->e;
+	unsigned int dice[FDC_DICE_MAX_NODES], nd = 0, i;
+	__int128 lo = 0, hi = 0, dlo = 0, dhi = 0;
+	struct fdc_dice_node *g;
+	u64 count = 0;
+	s128 c = 0;
+	int ret;
+
+	ret = fdc_pool_collect(p, item, false, dice, &nd, &c);
+	if (ret)
+		return ret;
+	if (m->has_keep && m->success.op)
+		return fdc_parse_fail(p,
+			"keeping and counting in one group of one roll: write {...}k4 or {...}>5");
+	if (m->has_keep && c)
+		return fdc_parse_fail(p,
+			"a number inside a group of one roll that keeps or drops: add it after the '}'");
+	for (i = 0; i < nd; i++) {
+		struct fdc_dice_node *n = &e->node[dice[i]];
+		struct fdc_dice_term *t = &n->dice;
+		u64 cnt = t->count;
+		__int128 one_lo, one_hi;
+
+		count += cnt;
+		t->pooled = true;
+		t->mods.success = fdc_cond_less(m->success, c);
+		t->mods.failure = fdc_cond_less(m->failure, c);
+		/* Checked as if the keep were the term's own. */
+		t->mods.has_keep = m->has_keep;
+		ret = fdc_check_dice(p, t);
+		t->mods.has_keep = false;
+		if (ret)
+			return ret;
+		t->count = 1;
+		ret = fdc_bound_dice(p, n);
+		one_lo = n->lo;
+		one_hi = n->hi;
+		t->count = cnt;
+		if (!ret)
+			ret = fdc_bound_dice(p, n);
+		if (ret)
+			return ret;
+		dlo = i ? fdc_min128(dlo, one_lo) : one_lo;
+		dhi = i ? fdc_max128(dhi, one_hi) : one_hi;
+		lo += n->lo;
+		hi += n->hi;
+	}
+	if (count > FDC_DICE_MAX_DICE)
+		return fdc_parse_fail(p, "too many dice in {...}: at most %d",
+				      FDC_DICE_MAX_DICE);
+	if (m->has_keep && m->keep > count)
+		return fdc_parse_fail(p, "cannot %s %llu of %llu dice",
+				      m->drop ? "drop" : "keep",
+				      (unsigned long long)m->keep,
+				      (unsigned long long)count);
+	if (e->nitems + nd > FDC_DICE_MAX_NODES)
+		return fdc_parse_fail(p, "too many items in groups");
+	ret = fdc_new_node(p, FDC_NODE_GROUP, idx);
+	if (ret)
+		return ret;
+	g = &e->node[*idx];
+	g->pool = true;
+	g->num = c;
+	g->first = e->nitems;
+	g->nitems = nd;
+	g->mods = *m;
+	for (i = 0; i < nd; i++)
+		e->items[e->nitems++] = dice[i];
+	if (m->has_keep) {
+		u64 k = fdc_dice_kept_count(m, count);
+
+		lo = k * dlo;
+		hi = k * dhi;
+	}
+	return fdc_set_bounds(p, g, lo, hi, 1);
 }
 
 static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
@@ -779,6 +960,12 @@ static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 		*idx = items[0];
 		return fdc_bound_dice(p, &e->node[*idx]);
 	}
+	if (n == 1 && (m.has_keep || m.success.op))
+		return fdc_parse_pool(p, items[0], &m, idx);
+	if (m.has_keep && m.keep > n)
+		return fdc_parse_fail(p, "cannot %s %llu of %u items of {...}",
+				      m.drop ? "drop" : "keep",
+				      (unsigned long long)m.keep, n);
 	if (e->nitems + n > FDC_DICE_MAX_NODES)
 		return fdc_parse_fail(p, "too many items in groups");
 	ret = fdc_new_node(p, FDC_NODE_GROUP, idx);
@@ -873,9 +1060,9 @@ static int fdc_parse_primary(struct fdc_parser *p, unsigned int *idx)
 		ret = fdc_new_node(p, FDC_NODE_NUM, idx);
 		if (ret)
 			return ret;
-		p->e->node[*idx].num = (s64)v;
-		p->e->node[*idx].lo = (s64)v;
-		p->e->node[*idx].hi = (s64)v;
+		p->e->node[*idx].num = (s128)v;
+		p->e->node[*idx].lo = (s128)v;
+		p->e->node[*idx].hi = (s128)v;
 		p->e->node[*idx].den = 1;
 		return 0;
 	}
@@ -1120,7 +1307,7 @@ static struct fdc_q fdc_q_make(__int128 n, __int128 d)
 
 /* One die's faces, kept for -v. */
 struct fdc_face {
-	s64 value;
+	s128 value;
 	bool kept;
 	bool joined;	/* added to the face before it (x, !!) */
 };
@@ -1135,7 +1322,8 @@ struct fdc_face {
  * @deepest: the most explosions of one die
  * @val: scratch for the dice of a term: values
  * @succ: and successes
- * @cap: room in @val and @succ
+ * @raw: and the rolls as the engine gives them
+ * @cap: room in @val, @succ and @raw
  * @rank: scratch for keeping
  * @faces: the faces, for -v
  * @nfaces: how many
@@ -1148,8 +1336,9 @@ struct fdc_roller {
 	FILE *json;
 	unsigned int shown;
 	unsigned int deepest;
-	s64 *val;
-	s64 *succ;
+	s128 *val;
+	s128 *succ;
+	u64 *raw;
 	size_t cap;
 	size_t *rank;
 	struct fdc_face *faces;
@@ -1162,8 +1351,9 @@ static struct fdc_roller fdc_scratch;
 
 static int fdc_grow(struct fdc_roller *r, size_t n)
 {
-	s64 *v, *s;
+	s128 *v, *s;
 	size_t *k;
+	u64 *w;
 
 	if (n <= r->cap)
 		return 0;
@@ -1176,7 +1366,10 @@ static int fdc_grow(struct fdc_roller *r, size_t n)
 	k = realloc(r->rank, n * sizeof(*k));
 	if (k)
 		r->rank = k;
-	if (!v || !s || !k) {
+	w = realloc(r->raw, n * sizeof(*w));
+	if (w)
+		r->raw = w;
+	if (!v || !s || !k || !w) {
 		fdc_err("out of memory");
 		return -1;
 	}
@@ -1184,7 +1377,7 @@ static int fdc_grow(struct fdc_roller *r, size_t n)
 	return 0;
 }
 
-static int fdc_note_face(struct fdc_roller *r, s64 value, bool joined)
+static int fdc_note_face(struct fdc_roller *r, s128 value, bool joined)
 {
 	if (!r->verbose && !r->json)
 		return 0;
@@ -1207,9 +1400,9 @@ static int fdc_note_face(struct fdc_roller *r, s64 value, bool joined)
 
 /* A face of a die rerolled while it matches: one roll of those that stay. */
 static int fdc_face_stay(struct fdc_roller *r, const struct fdc_dice_term *t,
-			 s64 *face)
+			 s128 *face)
 {
-	s64 lo = 1 + t->offset, hi = (s64)t->sides + t->offset, pts[4], x;
+	s128 lo = 1 + t->offset, hi = (s128)t->sides + t->offset, pts[4], x;
 	unsigned int i, j, n = 0;
 	u64 v;
 
@@ -1236,14 +1429,14 @@ static int fdc_face_stay(struct fdc_roller *r, const struct fdc_dice_term *t,
 	}
 	if (fdc_engine_roll(r->dev, (u64)(hi - lo) + 1 - n, &v))
 		return -1;
-	x = lo + (s64)v;
+	x = lo + (s128)v;
 	for (j = 0; j < n; j++)
 		x += pts[j] <= x;
 	*face = x;
 	return 0;
 }
 
-static bool fdc_rerolled(const struct fdc_dice_term *t, s64 face)
+static bool fdc_rerolled(const struct fdc_dice_term *t, s128 face)
 {
 	unsigned int i;
 
@@ -1255,7 +1448,7 @@ static bool fdc_rerolled(const struct fdc_dice_term *t, s64 face)
 
 /* One face of a die of @t, its rerolls, mi and ma done. */
 static int fdc_face(struct fdc_roller *r, const struct fdc_dice_term *t,
-		    s64 *face)
+		    s128 *face)
 {
 	u64 v;
 
@@ -1265,11 +1458,11 @@ static int fdc_face(struct fdc_roller *r, const struct fdc_dice_term *t,
 	} else {
 		if (fdc_engine_roll(r->dev, t->sides, &v))
 			return -1;
-		*face = (s64)v + 1 + t->offset;
+		*face = (s128)v + 1 + t->offset;
 		if (t->nreroll && fdc_rerolled(t, *face)) {
 			if (fdc_engine_roll(r->dev, t->sides, &v))
 				return -1;
-			*face = (s64)v + 1 + t->offset;
+			*face = (s128)v + 1 + t->offset;
 		}
 	}
 	if (t->has_min && *face < t->min_face)
@@ -1279,7 +1472,7 @@ static int fdc_face(struct fdc_roller *r, const struct fdc_dice_term *t,
 	return 0;
 }
 
-static s64 fdc_count_unit(const struct fdc_dice_mods *m, s64 v)
+static s64 fdc_count_unit(const struct fdc_dice_mods *m, s128 v)
 {
 	return fdc_dice_match(&m->success, v) -
 	       (s64)fdc_dice_match(&m->failure, v);
@@ -1287,9 +1480,9 @@ static s64 fdc_count_unit(const struct fdc_dice_mods *m, s64 v)
 
 /* One die with its explosions: its value and its successes. */
 static int fdc_roll_die(struct fdc_roller *r, const struct fdc_dice_term *t,
-			s64 *val, s64 *succ)
+			s128 *val, s128 *succ)
 {
-	s64 face, v;
+	s128 face, v;
 	unsigned int k = 0;
 
 	if (fdc_face(r, t, &face))
@@ -1323,7 +1516,7 @@ static int fdc_cmp_high;
 
 static int fdc_rank_cmp(const void *a, const void *b)
 {
-	const s64 *val = fdc_scratch.val;
+	const s128 *val = fdc_scratch.val;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	if (val[x] != val[y])
@@ -1354,8 +1547,10 @@ static void fdc_keep(struct fdc_roller *r, const struct fdc_dice_mods *m,
 
 static void fdc_print_cp(FILE *f, const struct fdc_dice_cond *c)
 {
-	fprintf(f, "%s%lld", c->op == FDC_CMP_EQ ? "=" :
-		c->op == FDC_CMP_LE ? "<" : ">", (long long)c->value);
+	char buf[48];
+
+	fprintf(f, "%s%s", c->op == FDC_CMP_EQ ? "=" :
+		c->op == FDC_CMP_LE ? "<" : ">", fdc_dice_str(c->value, buf));
 }
 
 static void fdc_print_mods(FILE *f, const struct fdc_dice_mods *m)
@@ -1379,6 +1574,7 @@ static void fdc_print_term(FILE *f, const struct fdc_dice_term *t)
 		[FDC_EXPLODE_PENETRATE] = "!p", [FDC_EXPLODE_WHOLE] = "x",
 	};
 	unsigned int i;
+	char buf[48];
 
 	if (t->fudge)
 		fprintf(f, "%lludF", (unsigned long long)t->count);
@@ -1390,21 +1586,23 @@ static void fdc_print_term(FILE *f, const struct fdc_dice_term *t)
 		fdc_print_cp(f, &t->reroll[i]);
 	}
 	if (t->has_min)
-		fprintf(f, "mi%lld", (long long)t->min_face);
+		fprintf(f, "mi%s", fdc_dice_str(t->min_face, buf));
 	if (t->has_max)
-		fprintf(f, "ma%lld", (long long)t->max_face);
+		fprintf(f, "ma%s", fdc_dice_str(t->max_face, buf));
 	if (t->has_ra)
-		fprintf(f, "ra%lld", (long long)t->ra);
+		fprintf(f, "ra%s", fdc_dice_str(t->ra, buf));
 	if (t->explode) {
 		fputs(ex[t->explode], f);
-		if (t->explode_on.value == (s64)t->sides + t->offset)
+		if (t->explode_on.value == (s128)t->sides + t->offset)
 			;
 		else if (t->explode == FDC_EXPLODE_WHOLE)
-			fprintf(f, "%lld", (long long)t->explode_on.value);
+			fputs(fdc_dice_str(t->explode_on.value, buf), f);
 		else
 			fdc_print_cp(f, &t->explode_on);
 	}
-	fdc_print_mods(f, &t->mods);
+	/* A pool's counting belongs to its group, shown after the '}'. */
+	if (!t->pooled)
+		fdc_print_mods(f, &t->mods);
 }
 
 /*
@@ -1413,56 +1611,64 @@ static void fdc_print_term(FILE *f, const struct fdc_dice_term *t)
  * belongs to (x and !! add faces to one die).
  */
 static void fdc_print_dice_json(struct fdc_roller *r,
-				const struct fdc_dice_term *t, const bool *kept)
+				const struct fdc_dice_term *t, const bool *kept,
+				size_t f0, size_t f1)
 {
 	FILE *f = r->json;
+	char buf[48];
 	size_t i, d;
 
 	fputs(r->shown++ ? ", {\"dice\": \"" : "{\"dice\": \"", f);
 	fdc_print_term(f, t);
 	fputs("\", \"faces\": [", f);
-	for (i = 0; i < r->nfaces; i++)
-		fprintf(f, "%s%lld", i ? ", " : "", (long long)r->faces[i].value);
+	for (i = f0; i < f1; i++)
+		fprintf(f, "%s%s", i > f0 ? ", " : "",
+			fdc_dice_str(r->faces[i].value, buf));
 	fputs("], \"kept\": [", f);
-	for (i = 0, d = 0; i < r->nfaces; i++) {
-		d += i && !r->faces[i].joined;
-		fprintf(f, "%s%s", i ? ", " : "",
+	for (i = f0, d = 0; i < f1; i++) {
+		d += i > f0 && !r->faces[i].joined;
+		fprintf(f, "%s%s", i > f0 ? ", " : "",
 			!kept || kept[d] ? "true" : "false");
 	}
 	fputs("], \"die\": [", f);
-	for (i = 0, d = 0; i < r->nfaces; i++) {
-		d += i && !r->faces[i].joined;
-		fprintf(f, "%s%zu", i ? ", " : "", d);
+	for (i = f0, d = 0; i < f1; i++) {
+		d += i > f0 && !r->faces[i].joined;
+		fprintf(f, "%s%zu", i > f0 ? ", " : "", d);
 	}
 	fputs("]}", f);
 }
 
-/* "4d6k3[6 4 3 (1)]": dropped dice in parentheses, x and !! as 6+6+2. */
+/*
+ * "4d6k3[6 4 3 (1)]": dropped dice in parentheses, x and !! as 6+6+2; the
+ * faces @f0 to @f1 of r->faces, @kept[i] for the i-th die among them.
+ */
 static void fdc_print_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
-			   const bool *kept)
+			   const bool *kept, size_t f0, size_t f1)
 {
 	FILE *f = r->verbose;
 	size_t i, d = 0;
+	char buf[48];
 
 	if (r->json) {
-		fdc_print_dice_json(r, t, kept);
+		fdc_print_dice_json(r, t, kept, f0, f1);
 		return;
 	}
 	fdc_print_term(f, t);
 	fputc('[', f);
-	for (i = 0; i < r->nfaces; i++) {
+	for (i = f0; i < f1; i++) {
 		bool k;
 
-		if (!r->faces[i].joined && i)
+		if (!r->faces[i].joined && i > f0)
 			d++;
 		k = kept ? kept[d] : true;
 		if (!r->faces[i].joined)
-			fputs(i ? (k ? " " : " (") : (k ? "" : "("), f);
+			fputs(i > f0 ? (k ? " " : " (") : (k ? "" : "("), f);
 		else
 			fputc('+', f);
-		fprintf(f, t->fudge ? "%+lld" : "%lld",
-			(long long)r->faces[i].value);
-		if (!k && (i + 1 == r->nfaces || !r->faces[i + 1].joined))
+		if (t->fudge && r->faces[i].value >= 0)
+			fputc('+', f);
+		fputs(fdc_dice_str(r->faces[i].value, buf), f);
+		if (!k && (i + 1 == f1 || !r->faces[i + 1].joined))
 			fputc(')', f);
 	}
 	fputc(']', f);
@@ -1487,13 +1693,23 @@ static bool fdc_sum_whole(const struct fdc_roller *r,
 }
 
 static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
-			 s64 *out)
+			 s128 *out)
 {
 	size_t n = t->count, i;
 	bool *kept = NULL;
 	__int128 sum = 0;
-	u64 *raw;
 
+	/* A lone plain die, unseen: roll d6 is the case to keep fast. */
+	if (likely(n == 1) && !r->verbose && !r->json && !t->explode &&
+	    !t->nreroll && !t->has_min && !t->has_max && !t->has_ra &&
+	    !t->mods.has_keep && !t->mods.success.op) {
+		u64 v;
+
+		if (fdc_engine_roll(r->dev, t->sides, &v))
+			return -1;
+		*out = (s128)v + 1 + t->offset;
+		return 0;
+	}
 	if (fdc_grow(r, n + 1))
 		return -1;
 	r->nfaces = 0;
@@ -1503,17 +1719,16 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 
 		if (fdc_engine_sums(r->dev, n, t->sides, &v, 1))
 			return -1;
-		*out = (s64)v + (s64)n * (1 + t->offset);
+		*out = (s128)v + (s128)n * (1 + t->offset);
 		return 0;
 	}
 	if (!t->explode && !t->nreroll && !t->has_min && !t->has_max &&
 	    !r->verbose && !r->json && n) {
 		/* Plain dice: one read of all of them. */
-		raw = (u64 *)r->val;
-		if (fdc_engine_rolls(r->dev, t->sides, raw, n))
+		if (fdc_engine_rolls(r->dev, t->sides, r->raw, n))
 			return -1;
 		for (i = 0; i < n; i++) {
-			r->val[i] = (s64)raw[i] + 1 + t->offset;
+			r->val[i] = (s128)r->raw[i] + 1 + t->offset;
 			r->succ[i] = fdc_count_unit(&t->mods, r->val[i]);
 		}
 	} else {
@@ -1542,24 +1757,88 @@ static int fdc_eval_dice(struct fdc_roller *r, const struct fdc_dice_term *t,
 		if (!kept || kept[i])
 			sum += t->mods.success.op ? r->succ[i] : r->val[i];
 	if (r->verbose || r->json)
-		fdc_print_dice(r, t, kept);
+		fdc_print_dice(r, t, kept, 0, r->nfaces);
 	free(kept);
-	*out = (s64)sum;
+	*out = sum;
 	return 0;
 }
 
 static int fdc_eval(struct fdc_roller *r, unsigned int idx, struct fdc_q *q);
 
-static int fdc_eval_group(struct fdc_roller *r, const struct fdc_dice_node *g,
-			  s64 *out)
+/*
+ * A one-roll group, {4d6+3d8}k4: its dice ranked together, the kept ones
+ * (or their successes) added up. -v shows {4d6[(1) 6 (2) 6] + 3d8[...]}k4.
+ */
+static int fdc_eval_pool(struct fdc_roller *r, const struct fdc_dice_node *g,
+			 s128 *out)
 {
 	const struct fdc_dice_expr *e = r->e;
-	s64 vals[FDC_DICE_MAX_NODES];
+	size_t d0[FDC_DICE_MAX_NODES + 1], f0[FDC_DICE_MAX_NODES + 1];
+	size_t n = 0, i, d = 0;
+	unsigned int j;
+	bool *kept = NULL;
+	__int128 sum = 0;
+	char buf[48];
+
+	for (j = 0; j < g->nitems; j++)
+		n += e->node[e->items[g->first + j]].dice.count;
+	if (fdc_grow(r, n + 1))
+		return -1;
+	r->nfaces = 0;
+	for (j = 0; j < g->nitems; j++) {
+		const struct fdc_dice_term *t = &e->node[e->items[g->first + j]].dice;
+
+		d0[j] = d;
+		f0[j] = r->nfaces;
+		for (i = 0; i < t->count; i++, d++)
+			if (fdc_roll_die(r, t, &r->val[d], &r->succ[d]))
+				return -1;
+	}
+	d0[j] = d;
+	f0[j] = r->nfaces;
+	if (g->mods.has_keep) {
+		kept = malloc(n ? n : 1);
+		if (!kept) {
+			fdc_err("out of memory");
+			return -1;
+		}
+		fdc_keep(r, &g->mods, n, kept);
+	}
+	for (i = 0; i < n; i++)
+		if (!kept || kept[i])
+			sum += g->mods.success.op ? r->succ[i] : r->val[i];
+	if (r->verbose)
+		fputc('{', r->verbose);
+	for (j = 0; j < g->nitems && (r->verbose || r->json); j++) {
+		if (r->verbose && j)
+			fputs(" + ", r->verbose);
+		fdc_print_dice(r, &e->node[e->items[g->first + j]].dice,
+			       kept ? kept + d0[j] : NULL, f0[j], f0[j + 1]);
+	}
+	if (r->verbose) {
+		if (g->num)
+			fprintf(r->verbose, " %c %s", g->num < 0 ? '-' : '+',
+				fdc_dice_str(g->num < 0 ? -g->num : g->num, buf));
+		fputc('}', r->verbose);
+		fdc_print_mods(r->verbose, &g->mods);
+	}
+	free(kept);
+	*out = sum;
+	return 0;
+}
+
+static int fdc_eval_group(struct fdc_roller *r, const struct fdc_dice_node *g,
+			  s128 *out)
+{
+	const struct fdc_dice_expr *e = r->e;
+	s128 vals[FDC_DICE_MAX_NODES];
 	bool kept[FDC_DICE_MAX_NODES];
 	struct fdc_q q;
 	unsigned int i;
-	s64 sum = 0;
+	s128 sum = 0;
 
+	if (g->pool)
+		return fdc_eval_pool(r, g, out);
 	if (r->verbose)
 		fputc('{', r->verbose);
 	for (i = 0; i < g->nitems; i++) {
@@ -1567,7 +1846,7 @@ static int fdc_eval_group(struct fdc_roller *r, const struct fdc_dice_node *g,
 			fputs(", ", r->verbose);
 		if (fdc_eval(r, e->items[g->first + i], &q))
 			return -1;
-		vals[i] = (s64)q.n;
+		vals[i] = q.n;
 	}
 	if (r->verbose) {
 		fputc('}', r->verbose);
@@ -1621,12 +1900,13 @@ static int fdc_eval(struct fdc_roller *r, unsigned int idx, struct fdc_q *q)
 	};
 	const struct fdc_dice_node *n = &r->e->node[idx];
 	struct fdc_q a, b;
-	s64 v;
+	char buf[48];
+	s128 v;
 
 	switch (n->kind) {
 	case FDC_NODE_NUM:
 		if (r->verbose)
-			fprintf(r->verbose, "%lld", (long long)n->num);
+			fputs(fdc_dice_str(n->num, buf), r->verbose);
 		*q = (struct fdc_q){ n->num, 1 };
 		return 0;
 	case FDC_NODE_DICE:
@@ -1715,7 +1995,7 @@ static int fdc_eval(struct fdc_roller *r, unsigned int idx, struct fdc_q *q)
  * fail).
  */
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
-		  s64 *total, FILE *verbose, unsigned int *deepest)
+		  s128 *total, FILE *verbose, unsigned int *deepest)
 {
 	struct fdc_roller *r = &fdc_scratch;
 	struct fdc_q q;
@@ -1727,7 +2007,7 @@ int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 	r->json = NULL;
 	r->deepest = 0;
 	ret = fdc_eval(r, expr->root, &q);
-	*total = (s64)q.n;
+	*total = q.n;
 	if (deepest)
 		*deepest = r->deepest;
 	return ret;
@@ -1745,7 +2025,7 @@ int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
  * Return: 0, or -1 after printing a one-line error.
  */
 int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
-		       struct fdc_engine *dev, s64 *total, FILE *json)
+		       struct fdc_engine *dev, s128 *total, FILE *json)
 {
 	struct fdc_roller *r = &fdc_scratch;
 	struct fdc_q q;
@@ -1761,6 +2041,6 @@ int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
 	ret = fdc_eval(r, expr->root, &q);
 	fputc(']', json);
 	r->json = NULL;
-	*total = (s64)q.n;
+	*total = q.n;
 	return ret;
 }

@@ -24,6 +24,11 @@
  *   failure  := "f" cp                      and subtracts the failures
  *   cp       := N | "=" N | ">" N | "<" N | ">=" N | "<=" N
  *
+ * A group of one roll is the list of its dice, as on Roll20: {4d6+3d8}k4
+ * keeps the highest four of the seven dice, {3d20+5}>21 counts the d20s
+ * that show 16 or more; it may hold only dice added together (and numbers,
+ * for counting). A group of several items keeps or counts their totals.
+ *
  * Compare points are inclusive, as Roll20's are: ">4" and ">=4" both mean
  * 4 or more. Totals are whole numbers: an expression whose total could be
  * a fraction (d20/2; Roll20 keeps 10.5) is refused, floor(d20/2) is not.
@@ -32,6 +37,7 @@
 #define _FAIRDIE_CLI_DICE_H
 
 #include <gmp.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "engine.h"
@@ -45,8 +51,14 @@
 #define FDC_DICE_MAX_EXPLODE	100
 /* NxEXPR: at most this many totals on a line. */
 #define FDC_DICE_MAX_REPEAT	100000
-/* Totals, and every value on the way, stay within +-2^62. */
-#define FDC_DICE_LIMIT		((s64)BIT_ULL(62))
+/*
+ * Numbers, faces, totals and every value on the way stay within 64 bits
+ * and a sign: -(2^64 - 1) .. 2^64 - 1, held in 128 bits.
+ */
+#define FDC_DICE_LIMIT		((s128)UINT64_MAX)
+
+/* A value of an expression, as the kernel's s128 (fd_shim.h's fd_u128). */
+#define s128 __int128
 
 /* A comparison of a face with a number; LE and GE are Roll20's < and >. */
 enum fdc_cmp {
@@ -63,7 +75,7 @@ enum fdc_cmp {
  */
 struct fdc_dice_cond {
 	enum fdc_cmp op;
-	s64 value;
+	s128 value;
 };
 
 /* How a die explodes. */
@@ -110,6 +122,8 @@ struct fdc_dice_mods {
  * @max_face: see @has_max
  * @has_ra: "ra": the first die showing @ra is joined by one more die
  * @ra: see @has_ra
+ * @pooled: one of the dice of a one-roll group {4d6+3d8}k4: @mods came
+ *	from the group and are not shown with the dice
  * @mods: keep, drop, successes, failures
  */
 struct fdc_dice_term {
@@ -124,10 +138,11 @@ struct fdc_dice_term {
 	struct fdc_dice_cond reroll[FDC_DICE_MAX_REROLLS];
 	bool has_min;
 	bool has_max;
-	s64 min_face;
-	s64 max_face;
+	s128 min_face;
+	s128 max_face;
 	bool has_ra;
-	s64 ra;
+	s128 ra;
+	bool pooled;
 	struct fdc_dice_mods mods;
 };
 
@@ -155,6 +170,9 @@ enum fdc_node_kind {
  * @b: second operand
  * @first: a group's first item in the expression's @items
  * @nitems: a group's item count
+ * @pool: a one-roll group read as the list of its dice ({4d6+3d8}k4 keeps
+ *	the highest four of seven dice): its items are dice nodes, and
+ *	@num is the number added to each die before it is counted
  * @lo: the least value it can take (rounded down)
  * @hi: the largest (rounded up)
  * @den: a bound on the denominator of its value, 1 when it is whole
@@ -163,13 +181,14 @@ enum fdc_node_kind {
  */
 struct fdc_dice_node {
 	enum fdc_node_kind kind;
-	s64 num;
+	s128 num;
 	unsigned int a;
 	unsigned int b;
 	unsigned int first;
 	unsigned int nitems;
-	s64 lo;
-	s64 hi;
+	bool pool;
+	s128 lo;
+	s128 hi;
 	u64 den;
 	struct fdc_dice_term dice;
 	struct fdc_dice_mods mods;
@@ -219,10 +238,11 @@ struct fdc_dice_dist {
 int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
-		  s64 *total, FILE *verbose, unsigned int *deepest);
+		  s128 *total, FILE *verbose, unsigned int *deepest);
 int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
-		       struct fdc_engine *dev, s64 *total, FILE *json);
-bool fdc_dice_match(const struct fdc_dice_cond *c, s64 face);
+		       struct fdc_engine *dev, s128 *total, FILE *json);
+char *fdc_dice_str(s128 v, char *buf);
+bool fdc_dice_match(const struct fdc_dice_cond *c, s128 face);
 u64 fdc_dice_kept_count(const struct fdc_dice_mods *m, u64 n);
 int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
 		  char *err, size_t errlen);

@@ -23,6 +23,10 @@
 /* What is not computed, said by name. */
 static const char fdc_dist_topk_many[] =
 	"keeping 2 or more items of a group of more than 16 is not computed";
+static const char fdc_dist_pool_many[] =
+	"keeping dice of a group of one roll: too many states to compute";
+static const char fdc_dist_wide[] =
+	"--stats computes expressions whose numbers and values stay within +-2^62";
 static const char fdc_dist_pairs_many[] =
 	"a product, quotient or remainder of two random values has too many pairs to compute";
 
@@ -946,11 +950,15 @@ static int fdc_dist_dice(struct fdc_dist_ctx *c, const struct fdc_dice_term *t,
 
 static int fdc_dist_node(struct fdc_dist_ctx *c, unsigned int idx, struct fdc_dice_dist *d);
 
-/* The highest (or lowest) of independent items: products of their CDFs. */
+/*
+ * The highest (or lowest) of independent items: products of their CDFs,
+ * item i counted @mult[i] times (once each when @mult is NULL).
+ */
 static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
-			    unsigned int n, bool low, struct fdc_dice_dist *d)
+			    unsigned int n, const u64 *mult, bool low,
+			    struct fdc_dice_dist *d)
 {
-	mpz_t prod, prev, *cum;
+	mpz_t prod, prev, pw, *cum;
 	unsigned int i;
 	size_t v, j;
 
@@ -963,11 +971,16 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	if (fdc_dist_init(c, d, it[0].min, it[0].step, it[0].n))
 		return -1;
 	mpz_set_ui(d->den, 1);
-	for (i = 0; i < n; i++)
-		mpz_mul(d->den, d->den, it[i].den);
+	mpz_init(pw);
+	for (i = 0; i < n; i++) {
+		mpz_pow_ui(pw, it[i].den, mult ? mult[i] : 1);
+		mpz_mul(d->den, d->den, pw);
+	}
 	cum = malloc(n * sizeof(*cum));
-	if (!cum)
+	if (!cum) {
+		mpz_clear(pw);
 		return fdc_dist_fail(c, "out of memory");
+	}
 	for (i = 0; i < n; i++)
 		mpz_init(cum[i]);
 	mpz_init(prod);
@@ -977,7 +990,8 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 		mpz_set_ui(prod, 1);
 		for (i = 0; i < n; i++) {
 			mpz_add(cum[i], cum[i], it[i].w[v]);
-			mpz_mul(prod, prod, cum[i]);
+			mpz_pow_ui(pw, cum[i], mult ? mult[i] : 1);
+			mpz_mul(prod, prod, pw);
 		}
 		mpz_sub(d->w[v], prod, prev);
 		mpz_swap(prev, prod);
@@ -987,6 +1001,7 @@ static int fdc_dist_extreme(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	free(cum);
 	mpz_clear(prod);
 	mpz_clear(prev);
+	mpz_clear(pw);
 	return fdc_dist_trim(c, d);
 }
 
@@ -1073,6 +1088,177 @@ static int fdc_dist_topk(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
 	return ret;
 }
 
+/*
+ * The sum of the @k highest (or lowest) dice of several terms, term i
+ * having @mult[i] dice each distributed as @it[i]: walk the values from
+ * the best down, choosing at each, term by term, how many of the term's
+ * dice left show it (C(left, x) ways, weight w^x); the state is the dice
+ * left of each term (in mixed radix), the dice kept so far and what they
+ * add up to. Dice of equal values count alike, so that ties do not matter.
+ */
+static int fdc_dist_keep_terms(struct fdc_dist_ctx *c, struct fdc_dice_dist *it,
+			       unsigned int n, const u64 *mult, u64 k, bool low,
+			       struct fdc_dice_dist *d)
+{
+	size_t radix[FDC_DICE_MAX_NODES], left_n = 1, kn = k + 1, span, cells;
+	size_t st, lv, v, m, left, x, sum, add, to, kept;
+	double ops = 0;
+	mpz_t *w, *nw, *pw, *tmp, ways;
+	unsigned int i;
+	u64 most = 0;
+	int ret = -1;
+
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	for (i = 1; i < n; i++)
+		if (fdc_dist_common(c, &it[0], &it[i]))
+			return -1;
+	m = it[0].n;
+	span = k * (m - 1) + 1;
+	for (i = 0; i < n; i++) {
+		radix[i] = left_n;
+		if ((double)left_n * (mult[i] + 1) > FDC_DIST_MAX)
+			return fdc_dist_fail(c, fdc_dist_pool_many);
+		left_n *= mult[i] + 1;
+		ops += (double)mult[i] + 1;
+		most = mult[i] > most ? mult[i] : most;
+	}
+	cells = left_n * kn * span;
+	if ((double)left_n * kn * span > FDC_DIST_MAX)
+		return fdc_dist_fail(c, fdc_dist_pool_many);
+	if (fdc_dist_charge(c, ops * m * cells, cells, fdc_dist_limbs(&it[0]) * most) ||
+	    fdc_dist_init(c, d, it[0].min * (s64)k, it[0].step, span))
+		return -1;
+	w = malloc(cells * sizeof(*w));
+	nw = malloc(cells * sizeof(*nw));
+	pw = malloc((most + 1) * sizeof(*pw));
+	if (!w || !nw || !pw) {
+		free(w);
+		free(nw);
+		free(pw);
+		return fdc_dist_fail(c, "out of memory");
+	}
+	for (st = 0; st < cells; st++) {
+		mpz_init(w[st]);
+		mpz_init(nw[st]);
+	}
+	for (x = 0; x <= most; x++)
+		mpz_init(pw[x]);
+	mpz_init(ways);
+	/* All the dice left, none kept. */
+	mpz_set_ui(w[(left_n - 1) * kn * span], 1);
+	for (lv = 0; lv < m; lv++) {
+		v = low ? lv : m - 1 - lv;
+		for (i = 0; i < n; i++) {
+			if (!mpz_sgn(it[i].w[v]))
+				continue;
+			mpz_set_ui(pw[0], 1);
+			for (x = 1; x <= mult[i]; x++)
+				mpz_mul(pw[x], pw[x - 1], it[i].w[v]);
+			for (st = 0; st < cells; st++)
+				mpz_set_ui(nw[st], 0);
+			for (st = 0; st < cells; st++) {
+				if (!mpz_sgn(w[st]))
+					continue;
+				sum = st % span;
+				kept = st / span % kn;
+				left = st / span / kn / radix[i] % (mult[i] + 1);
+				for (x = 0; x <= left; x++) {
+					add = x < k - kept ? x : k - kept;
+					to = ((st / span / kn - x * radix[i]) * kn +
+					      kept + add) * span + sum + add * v;
+					mpz_bin_uiui(ways, left, x);
+					mpz_mul(ways, ways, pw[x]);
+					mpz_addmul(nw[to], w[st], ways);
+				}
+			}
+			tmp = w;
+			w = nw;
+			nw = tmp;
+		}
+	}
+	/* Every die placed, exactly k kept. */
+	for (sum = 0; sum < span; sum++)
+		mpz_swap(d->w[sum], w[k * span + sum]);
+	mpz_set_ui(d->den, 1);
+	for (i = 0; i < n; i++) {
+		mpz_pow_ui(ways, it[i].den, mult[i]);
+		mpz_mul(d->den, d->den, ways);
+	}
+	ret = fdc_dist_trim(c, d);
+	for (st = 0; st < cells; st++) {
+		mpz_clear(w[st]);
+		mpz_clear(nw[st]);
+	}
+	for (x = 0; x <= most; x++)
+		mpz_clear(pw[x]);
+	mpz_clear(ways);
+	free(w);
+	free(nw);
+	free(pw);
+	return ret;
+}
+
+/*
+ * A one-roll group, {4d6+3d8}k4: the highest (or lowest) of all its dice,
+ * each die an item of its own; or, without a keep, the successes of its
+ * dice (each of its terms counts them: the parser gave them the group's
+ * compare points).
+ */
+static int fdc_dist_pool(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
+			 struct fdc_dice_dist *d)
+{
+	const struct fdc_dice_expr *e = c->e;
+	struct fdc_dice_dist it[FDC_DICE_MAX_NODES], die, r;
+	u64 count = 0, k, mult[FDC_DICE_MAX_NODES];
+	unsigned int i, j, n = 0;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	for (j = 0; j < g->nitems; j++)
+		count += e->node[e->items[g->first + j]].dice.count;
+	k = fdc_dice_kept_count(&g->mods, count);
+	if (g->mods.has_keep && !k)
+		return fdc_dist_const(c, d, 0);
+	if (!g->mods.has_keep || k == count) {
+		if (fdc_dist_const(c, d, 0))
+			return -1;
+		for (j = 0; j < g->nitems; j++) {
+			if (fdc_dist_node(c, e->items[g->first + j], &die))
+				goto out_sum;
+			ret = fdc_dist_add(c, &r, d, &die);
+			fdc_dice_dist_free(&die);
+			if (ret)
+				goto out_sum;
+			fdc_dist_move(d, &r);
+			ret = -1;
+		}
+		return 0;
+out_sum:
+		fdc_dice_dist_free(d);
+		return -1;
+	}
+	/* One item a term, as many times as it has dice. */
+	for (j = 0; j < g->nitems; j++) {
+		const struct fdc_dice_term *t = &e->node[e->items[g->first + j]].dice;
+
+		if (!t->count)
+			continue;
+		if (fdc_dist_chain(c, t, NULL, &it[n]))
+			goto out_free;
+		mult[n++] = t->count;
+	}
+	if (k == 1)
+		ret = fdc_dist_extreme(c, it, n, mult, g->mods.keep_low, d);
+	else
+		ret = fdc_dist_keep_terms(c, it, n, mult, k, g->mods.keep_low, d);
+out_free:
+	for (i = 0; i < n; i++)
+		fdc_dice_dist_free(&it[i]);
+	return ret;
+}
+
 static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 			  struct fdc_dice_dist *d)
 {
@@ -1081,6 +1267,8 @@ static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 	unsigned int i, n = 0;
 	int ret = -1;
 
+	if (g->pool)
+		return fdc_dist_pool(c, g, d);
 	memset(d, 0, sizeof(*d));
 	for (n = 0; n < g->nitems; n++)
 		if (fdc_dist_node(c, c->e->items[g->first + n], &it[n]))
@@ -1089,7 +1277,7 @@ static int fdc_dist_group(struct fdc_dist_ctx *c, const struct fdc_dice_node *g,
 		if (k == 0)
 			ret = fdc_dist_const(c, d, 0);
 		else if (k == 1 && !g->mods.success.op)
-			ret = fdc_dist_extreme(c, it, n, g->mods.keep_low, d);
+			ret = fdc_dist_extreme(c, it, n, NULL, g->mods.keep_low, d);
 		else
 			ret = fdc_dist_topk(c, it, n, k, g->mods.keep_low,
 					    g->mods.success.op ? &g->mods : NULL, d);
@@ -1657,10 +1845,31 @@ static double fdc_dist_cost_dice(const struct fdc_dice_term *t,
 static double fdc_dist_cost_group(const struct fdc_dice_expr *e,
 				  const struct fdc_dice_node *g)
 {
-	u64 k = fdc_dice_kept_count(&g->mods, g->nitems);
+	u64 k = fdc_dice_kept_count(&g->mods, g->nitems), count = 0;
 	double lo = 0, hi = 0, span, cells;
 	unsigned int i;
 
+	if (g->pool) {
+		/* The dice left of each term, kept and their sum, a value each. */
+		double left = 1, moves = 0, values;
+
+		for (i = 0; i < g->nitems; i++) {
+			u64 cnt = e->node[e->items[g->first + i]].dice.count;
+
+			count += cnt;
+			left *= (double)cnt + 1;
+			moves += (double)cnt + 1;
+		}
+		k = fdc_dice_kept_count(&g->mods, count);
+		if (!g->mods.has_keep || k >= count || k <= 1)
+			return 0;
+		span = (double)g->hi - (double)g->lo + 1;
+		values = span / (double)k + 1;
+		cells = left * ((double)k + 1) * span;
+		if (cells > FDC_DIST_MAX)
+			return INFINITY;
+		return cells * values * moves * 2;
+	}
 	if (!g->mods.has_keep || k >= g->nitems || !k ||
 	    (k == 1 && !g->mods.success.op))
 		return 0;
@@ -1781,6 +1990,46 @@ static int fdc_dist_plan(struct fdc_dist_ctx *c, double *cost)
 	       fdc_dist_fail(c, "the distribution is too large to compute");
 }
 
+static bool fdc_dist_small(s128 v)
+{
+	return v >= -(s128)BIT_ULL(62) && v <= (s128)BIT_ULL(62);
+}
+
+static bool fdc_dist_small_mods(const struct fdc_dice_mods *m)
+{
+	return fdc_dist_small(m->success.value) &&
+	       fdc_dist_small(m->failure.value);
+}
+
+/*
+ * Whether every number and value of @e is within +-2^62, where the
+ * distributions' 64-bit grids hold them.
+ */
+static bool fdc_dist_narrow(const struct fdc_dice_expr *e)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < e->nnodes; i++) {
+		const struct fdc_dice_node *n = &e->node[i];
+		const struct fdc_dice_term *t = &n->dice;
+
+		if (!fdc_dist_small(n->lo) || !fdc_dist_small(n->hi) ||
+		    !fdc_dist_small(n->num) || !fdc_dist_small_mods(&n->mods))
+			return false;
+		if (n->kind != FDC_NODE_DICE)
+			continue;
+		if (t->sides > BIT_ULL(62) || !fdc_dist_small_mods(&t->mods) ||
+		    !fdc_dist_small(t->explode_on.value) ||
+		    !fdc_dist_small(t->min_face) || !fdc_dist_small(t->max_face) ||
+		    !fdc_dist_small(t->ra))
+			return false;
+		for (j = 0; j < t->nreroll; j++)
+			if (!fdc_dist_small(t->reroll[j].value))
+				return false;
+	}
+	return true;
+}
+
 /**
  * fdc_dice_dist() - the exact distribution of one total of an expression
  * @expr: the expression
@@ -1801,6 +2050,8 @@ int fdc_dice_dist(const struct fdc_dice_expr *expr, struct fdc_dice_dist *d,
 	double cost;
 
 	memset(d, 0, sizeof(*d));
+	if (!fdc_dist_narrow(expr))
+		return fdc_dist_fail(&c, fdc_dist_wide);
 	if (fdc_dist_plan(&c, &cost))
 		return -1;
 	if (fdc_dist_node(&c, expr->root, d))

@@ -20,9 +20,11 @@
  * @close: the character that closes each, ']' or '}'
  * @items: values (or members) written in each so far
  * @after_key: a member's name was written, its value comes next
+ * @schema: the command whose schema the object follows, or NULL
  */
 static struct fdc_json {
 	FILE *out;
+	const char *schema;
 	bool requested;
 	unsigned int depth;
 	char close[FDC_JSON_DEPTH];
@@ -50,6 +52,16 @@ bool fdc_json_requested(void)
 }
 
 /**
+ * fdc_json_schema() - name the command whose output follows: its objects
+ *	begin with "schema": "fairdie.COMMAND/1" (tools/cli/schema/)
+ * @command: the command's name, plain ASCII, or NULL for no member
+ */
+void fdc_json_schema(const char *command)
+{
+	fdc_json.schema = command;
+}
+
+/**
  * fdc_json_begin() - open the command's object
  * @out: the stream the object goes to
  */
@@ -62,6 +74,12 @@ void fdc_json_begin(FILE *out)
 	fdc_json.items[0] = 0;
 	fdc_json.after_key = false;
 	putc('{', out);
+	if (fdc_json.schema) {
+		fdc_json_key("schema");
+		fprintf(out, "\"fairdie.%s/%d\"", fdc_json.schema,
+			FDC_JSON_SCHEMA_VERSION);
+		fdc_json.after_key = false;
+	}
 }
 
 /**
@@ -193,6 +211,20 @@ void fdc_json_double(double v, int decimals)
 	fdc_json_sep();
 	if (isfinite(v))
 		fprintf(fdc_json.out, "%.*f", decimals, v);
+	else
+		fputs("null", fdc_json.out);
+}
+
+/**
+ * fdc_json_number() - a number to 17 significant digits, as a value: the
+ *	double itself, read back exactly
+ * @v: the number; null when it is not finite
+ */
+void fdc_json_number(double v)
+{
+	fdc_json_sep();
+	if (isfinite(v))
+		fprintf(fdc_json.out, "%.17g", v);
 	else
 		fputs("null", fdc_json.out);
 }

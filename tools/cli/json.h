@@ -20,8 +20,12 @@
 
 #include "fd_shim.h"
 
+/* The version of every command's schema, "fairdie.roll/1". */
+#define FDC_JSON_SCHEMA_VERSION	1
+
 void fdc_json_request(void);
 bool fdc_json_requested(void);
+void fdc_json_schema(const char *command);
 void fdc_json_begin(FILE *out);
 bool fdc_json_begun(void);
 void fdc_json_key(const char *name);
@@ -34,6 +38,7 @@ void fdc_json_close(void);
 void fdc_json_u64(u64 v);
 void fdc_json_s64(s64 v);
 void fdc_json_double(double v, int decimals);
+void fdc_json_number(double v);
 void fdc_json_str(const char *s);
 void fdc_json_mem(const char *s, size_t len);
 int fdc_json_end(int status);

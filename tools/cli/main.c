@@ -61,9 +61,12 @@ static const char fdc_main_tail[] =
 "Run 'fairdie COMMAND --help' for the options of a command.\n"
 "\n"
 "Options:\n"
+"      --json              print JSON, as the command's own --json does\n"
+"                          ('fairdie --json roll' is 'fairdie roll --json')\n"
 "  -V, --version           show the version and exit\n";
 
 static const struct option fdc_main_opts[] = {
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -92,6 +95,7 @@ static int fdc_run(const struct fdc_command *cmd, struct fdc_config *cfg,
 	}
 	if (!cmd->json)
 		return cmd->run(cfg, argc, argv);
+	fdc_json_schema(cmd->name);
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			fdc_json_request();
@@ -118,6 +122,7 @@ int main(int argc, char **argv)
 {
 	struct fdc_config cfg;
 	const char *name;
+	bool json = false;
 	size_t i;
 	int c;
 
@@ -133,6 +138,9 @@ int main(int argc, char **argv)
 			printf("fairdie %s (device ABI %d)\n", FDC_VERSION,
 			       FAIRDIE_ABI_VERSION);
 			return fdc_finish_output();
+		case 'J':
+			json = true;
+			break;
 		default:
 			return FDC_EXIT_USAGE;
 		}
@@ -142,6 +150,22 @@ int main(int argc, char **argv)
 		return FDC_EXIT_USAGE;
 	}
 	name = argv[optind];
+	if (json && strcmp(name, "help")) {
+		/* --json before the command goes right after its name. */
+		char **args = calloc((size_t)(argc - optind) + 2, sizeof(*args));
+
+		if (!args) {
+			fdc_err("out of memory");
+			return FDC_EXIT_FAILURE;
+		}
+		args[0] = argv[optind];
+		args[1] = "--json";
+		for (c = optind + 1; c < argc; c++)
+			args[c - optind + 1] = argv[c];
+		argc = argc - optind + 1;
+		argv = args;
+		optind = 0;
+	}
 	if (!strcmp(name, "help")) {
 		if (optind + 1 == argc) {
 			fdc_main_usage();

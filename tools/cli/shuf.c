@@ -517,6 +517,55 @@ static double fdc_shuf_log2(const struct fdc_shuf *sh, u64 n, u64 k)
 	return fdc_log2_falling(n, k);
 }
 
+static void fdc_shuf_json_u64(const char *key, u64 v, bool known)
+{
+	fdc_json_key(key);
+	if (known)
+		fdc_json_u64(v);
+	else
+		fdc_json_value("null", 4);
+}
+
+/*
+ * --stats --json: the "stats" member, the same members whatever the
+ * source (null where the source does not say).
+ */
+static int fdc_shuf_stats_json(const struct fdc_shuf *sh, struct fdc_engine *e,
+			       u64 n, u64 k)
+{
+	bool dev = fdc_source_is_device(&e->src);
+	struct fairdie_stats st;
+	u64 used = fdc_engine_bits_used(e);
+	double held = dev ? 0 : fdc_engine_bits_held(e);
+
+	memset(&st, 0, sizeof(st));
+	if (dev &&
+	    fdc_device_ioctl(&e->src, FAIRDIE_IOC_GET_STATS, &st, "GET_STATS"))
+		return -1;
+	fdc_json_key("stats");
+	fdc_json_object();
+	fdc_shuf_json_u64("items", n, true);
+	fdc_shuf_json_u64("runs", sh->times, true);
+	fdc_shuf_json_u64("each", k, true);
+	fdc_json_key("repeat");
+	fdc_json_value(sh->repeat ? "true" : "false", sh->repeat ? 4 : 5);
+	fdc_json_key("log2_outcomes");
+	fdc_json_number(fdc_shuf_log2(sh, n, k));
+	fdc_json_key("fair_bits_used");
+	fdc_json_number(dev ? (double)st.sampler_bits : used - held);
+	fdc_shuf_json_u64("fair_bits_taken", used, !dev);
+	fdc_json_key("fair_bits_held");
+	if (dev)
+		fdc_json_value("null", 4);
+	else
+		fdc_json_number(held);
+	fdc_shuf_json_u64("fair_bits_read", e->bits_read, !dev);
+	fdc_shuf_json_u64("source_bits", st.source_bits, dev);
+	fdc_shuf_json_u64("extracted_bits", st.extracted_bits, dev);
+	fdc_json_close();
+	return 0;
+}
+
 /* --stats: the fair bits the run took, on standard error. */
 static int fdc_shuf_stats(const struct fdc_shuf *sh, struct fdc_engine *e,
 			  u64 n, u64 k)
@@ -700,6 +749,23 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	}
 	fdc_progress_end();
 	ret = FDC_EXIT_OK;
+	/*
+	 * fairdie.shuffle/1 and fairdie.sample/1: numbers and lines both
+	 * there, and "stats" (null without --stats).
+	 */
+	if (sh->json) {
+		fdc_json_close();
+		fdc_json_key(sh->input == FDC_SHUF_RANGE ? "lines" :
+			     sh->json_key);
+		fdc_json_array();
+		fdc_json_close();
+		if (!sh->stats) {
+			fdc_json_key("stats");
+			fdc_json_value("null", 4);
+		} else if (fdc_shuf_stats_json(sh, &eng, n, k)) {
+			ret = FDC_EXIT_FAILURE;
+		}
+	}
 
 out_close:
 	/* The JSON object ends in the output, before it is closed. */
@@ -707,7 +773,7 @@ out_close:
 		fdc_json_end(ret);
 	if (fdc_shuf_close_output(sh, o.f))
 		ret = FDC_EXIT_FAILURE;
-	if (!ret && sh->stats && fdc_shuf_stats(sh, &eng, n, k))
+	if (!ret && sh->stats && !sh->json && fdc_shuf_stats(sh, &eng, n, k))
 		ret = FDC_EXIT_FAILURE;
 out_free:
 	free(items);

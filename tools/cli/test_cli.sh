@@ -228,10 +228,10 @@ awk '/p = / { split($0, a, "p = "); if (a[2] < 0.0001) bad = 1; n++ }
 	fail "--stats p-values: $(grep 'p = ' "$tmp/out")"
 # --json
 t 0 "roll --json" "$bin" $s roll --json 3d6 2x2d4 &&
-	grep -qE '^\{"rolls": \[\{"expr": "3d6", "repeat": 1, "totals": \[[0-9]+\]\}, \{"expr": "2x2d4", "repeat": 2, "totals": \[[0-9]+, [0-9]+\]\}\]\}$' \
+	grep -qE '^\{"schema": "fairdie.roll/1", "rolls": \[\{"expr": "3d6", "repeat": 1, "totals": \[[0-9]+\], "dice": \[\]\}, \{"expr": "2x2d4", "repeat": 2, "totals": \[[0-9]+, [0-9]+\], "dice": \[\]\}\], "stats": \[\]\}$' \
 		"$tmp/out" && pass || fail "roll --json: $(cat "$tmp/out")"
 t 0 "roll --stats --json" "$bin" $s roll --stats --json -n 100 d4 &&
-	grep -qE '^\{"stats": \[\{"expr": "d4", "rolls": 100, "depth": 1, "histogram": \[\{"total": 1, "count": [0-9]+, "probability": 0.2500000000, "exact": "1/4"\}, .*"p_value": [0-9.]+\}\]\}$' \
+	grep -qE '^\{"schema": "fairdie.roll/1", "rolls": \[\], "stats": \[\{"expr": "d4", "rolls": 100, "depth": 1, "histogram": \[\{"total": 1, "count": [0-9]+, "probability": 0.25, "exact": "1/4"\}, .*"p_value": [0-9.]+\}\]\}$' \
 		"$tmp/out" && pass || fail "roll --stats --json: $(cat "$tmp/out")"
 t 2 "bad second expression" "$bin" $s roll 3d6 4d6q &&
 	same "$(cat "$tmp/out")" "" "nothing rolled before a bad expression"
@@ -365,7 +365,7 @@ input 'a\nb\nc\nd\n'
 t 0 "shuffle -n -" "$bin" --seed=5 shuffle -n 3 - &&
 	same "$(sort -u "$tmp/out" | wc -l)" 3 "shuffle -n 3 -: three distinct lines"
 t 0 "shuffle --json -" "$bin" --seed=5 shuffle --json - &&
-	grep -qE '^\{"lines": \["[a-d]", "[a-d]", "[a-d]", "[a-d]"\]\}$' "$tmp/out" &&
+	grep -qE '^\{"schema": "fairdie.shuffle/1", "lines": \["[a-d]", "[a-d]", "[a-d]", "[a-d]"\], "permutations": \[\], "stats": null\}$' "$tmp/out" &&
 	pass || fail "shuffle --json -: $(cat "$tmp/out")"
 rm -f "$tmp/in"
 t 2 "shuffle --sides" "$bin" --seed=5 --sides=6 shuffle 5 &&
@@ -537,7 +537,7 @@ fi
 # --- games, config, stats and bench without the device ----------------------
 t 0 "craps --seed" "$bin" --seed=1 craps -n 2000 && has "$tmp/out" "games: 2000" "craps --seed"
 t 0 "craps --json" "$bin" --seed=1 craps -n 100 --json &&
-	grep -qE '^\{"games": 100, "wins": [0-9]+, "throws": [0-9]+, "draws": [0-9]+, "fair_bits": [0-9]+, "bits_per_draw": [0-9.]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
+	grep -qE '^\{"schema": "fairdie.craps/1", "games": 100, "wins": [0-9]+, "throws": [0-9]+, "draws": [0-9]+, "fair_bits": [0-9]+, "bits_per_draw": [0-9.]+, "win_fraction": [0-9.]+, "exact": "244/495", ' \
 		"$tmp/out" && pass || fail "craps --json: $(cat "$tmp/out")"
 # A throw is its total drawn whole: at most 3.28 fair bits (entropy 3.2744;
 # two d6 take 5.17), totals made ahead and not thrown included.
@@ -555,18 +555,18 @@ t 0 "roulette --source=getrandom" "$bin" --source=getrandom roulette -n 50 &&
 	same "$(grep -cE '^([0-9]|[12][0-9]|3[0-6]) (red|black|green)$' "$tmp/out")" 50 \
 		"roulette --source=getrandom"
 t 0 "roulette --json" "$bin" --seed=1 roulette -n 2 --json &&
-	grep -qE '^\{"spins": \[\{"pocket": [0-9]+, "colour": "[a-z]+"\}, \{"pocket": [0-9]+, "colour": "[a-z]+"\}\]\}$' \
+	grep -qE '^\{"schema": "fairdie.roulette/1", "spins": \[\{"pocket": [0-9]+, "colour": "[a-z]+"\}, \{"pocket": [0-9]+, "colour": "[a-z]+"\}\]\}$' \
 		"$tmp/out" && pass || fail "roulette --json: $(cat "$tmp/out")"
 t 2 "roulette --sides" "$bin" --seed=1 --sides=38 roulette &&
 	has "$tmp/err" "roulette: --sides does not apply" "roulette --sides"
 t 0 "config --seed" "$bin" --seed=9 config &&
 	has "$tmp/out" "splitmix64 seeded with 9 (reproducible, not for security)" "config --seed"
 t 0 "config --json" "$bin" --random-source=/dev/zero config --json &&
-	same "$(cat "$tmp/out")" '{"bits_from": "file", "description": "file /dev/zero"}' "config --json"
+	same "$(cat "$tmp/out")" '{"schema": "fairdie.config/1", "bits_from": "file", "description": "file /dev/zero", "device": null, "userspace_sources": ["getrandom", "file", "seed"], "abi_version": null, "sources": null, "extractors": null, "source": null, "extractor": null, "sides": null, "format": null, "sim": null}' "config --json"
 t 0 "stats --random-source" "$bin" --random-source=/dev/urandom --sides=100 stats -n 5000 &&
 	has "$tmp/out" "rolls:            5000 d100" "stats --random-source"
 t 0 "stats --json" "$bin" --seed=1 stats --json -n 100 &&
-	grep -qE '^\{"bits_from": "seed", "description": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_held": [0-9.]+, "fair_bits_read": [0-9]+, "fair_bits_per_roll": [0-9.]+\}$' \
+	grep -qE '^\{"schema": "fairdie.stats/1", "bits_from": "seed", "description": "splitmix64 seeded with 1 .*", "sides": 6, "rolls": 100, "fair_bits": [0-9]+, "fair_bits_held": [0-9.]+, "fair_bits_read": [0-9]+, "fair_bits_per_roll": [0-9.]+, "source": null, .*"health_failures": null\}$' \
 		"$tmp/out" && pass || fail "stats --json: $(cat "$tmp/out")"
 # Ten rolls of a d6 use 10 log2(6) = 25.85 bits: the rest of the 63 the
 # sampler took stays in its state for later rolls (once 6.3 bits per roll).
@@ -624,7 +624,7 @@ has "$tmp/out" "--random-source=FILE" "config without the device: a file"
 has "$tmp/out" "--seed=N" "config without the device: a seed"
 has "$tmp/out" "FAIRDIE_SOURCE=getrandom" "config without the device: FAIRDIE_SOURCE"
 t 1 "config --json without the device" env -u FAIRDIE_SOURCE "$bin" --device="$tmp/nodev" config --json &&
-	grep -qE '^\{"bits_from": "device", "device": ".*", "userspace_sources": \["getrandom", "file", "seed"\], "error": ".*No such file or directory"\}$' \
+	grep -qE '^\{"schema": "fairdie.config/1", "bits_from": "device", "device": ".*", "userspace_sources": \["getrandom", "file", "seed"\], "description": null, .*"sim": null, "error": ".*No such file or directory"\}$' \
 		"$tmp/out" && pass || fail "config --json without the device: $(cat "$tmp/out")"
 
 # --- sample ---------------------------------------------------------------
@@ -653,7 +653,7 @@ t 0 "sample 3 2^64-1" "$bin" --seed=1 sample 3 18446744073709551615 &&
 t 0 "sample 0 5" "$bin" --seed=1 sample 0 5 && same "$(cat "$tmp/out")" "" "sample 0 5"
 t 2 "sample 6 5" "$bin" --seed=1 sample 6 5 && has "$tmp/err" "invalid K '6'" "sample 6 5"
 t 0 "sample --json" "$bin" --seed=1 sample --json --count 2 2 9 &&
-	grep -qE '^\{"samples": \[\[[1-9], [1-9]\], \[[1-9], [1-9]\]\]\}$' "$tmp/out" &&
+	grep -qE '^\{"schema": "fairdie.sample/1", "samples": \[\[[1-9], [1-9]\], \[[1-9], [1-9]\]\], "lines": \[\], "stats": null\}$' "$tmp/out" &&
 	pass || fail "sample --json: $(cat "$tmp/out")"
 
 # --- craps and roulette ---------------------------------------------------
@@ -817,10 +817,10 @@ t 2 "--block 65" "$bin" extract --faces 6 --method tree --block 65
 t 0 "--count" "$bin" extract --faces 6 --method tree --sides 100 --count 7 &&
 	range "$tmp/out" 1 100 7 "--count 7"
 t 0 "--json rolls" "$bin" extract --faces 6 --method tree --sides 6 --count 3 --json &&
-	grep -qE '^\{"method": "tree", "rolls": \[[1-6], [1-6], [1-6]\], "rolls_in": 64, "fair_bits": [0-9.]+, "outputs": 3\}$' "$tmp/out" &&
+	grep -qE '^\{"schema": "fairdie.extract/1", "method": "tree", "rolls": \[[1-6], [1-6], [1-6]\], "bits": "", "rolls_in": 64, "fair_bits": [0-9.]+, "outputs": 3\}$' "$tmp/out" &&
 	pass || fail "--json rolls: $(cat "$tmp/out")"
 t 0 "--json bits" "$bin" extract --faces 6 --method tree --count 10 --json &&
-	grep -qE '^\{"method": "tree", "bits": "[01]{10}", ' "$tmp/out" &&
+	grep -qE '^\{"schema": "fairdie.extract/1", "method": "tree", "bits": "[01]{10}", "rolls": \[\], ' "$tmp/out" &&
 	pass || fail "--json bits: $(cat "$tmp/out")"
 # Streaming: the output of the first pair comes out while the input is
 # still open (the writer waits for it, at most 10 s, before closing).
@@ -913,14 +913,8 @@ elif [ -z "$(groff -man -Tutf8 -ww -z "$man" 2>&1)" ]; then
 else
 	fail "groff warns about $man: $(groff -man -Tutf8 -ww -z "$man" 2>&1 | head -n 3)"
 fi
-# The JSON examples come out as they are written, quotes and all.
+# The JSON examples are checked against the tool in test_formats.sh.
 groff -man -Tutf8 -ww "$man" 2>/dev/null | col -b >"$tmp/man.txt"
-for ex in '{"permutations": [[3, 1, 2], [2, 3, 1]]}' \
-	  '{"spins": [{"pocket": 17, "colour": "black"}, {"pocket": 0, "colour": "green"}]}' \
-	  '"error": "extract: line 2: '"'x'"' is not a number (expected 1 to 6)"}' \
-	  '{"bits_from": "getrandom", "description": "getrandom(2)"}'; do
-	has "$tmp/man.txt" "$ex" "the man page renders a JSON example intact"
-done
 # The exit status of a usage error differs from shuf's, and says so.
 tr -s ' \t\n' '   ' <"$tmp/man.txt" >"$tmp/man.flat"
 has "$tmp/man.flat" "exit with status 2, as every fairdie command does, where shuf exits with 1" \
@@ -958,7 +952,7 @@ p=$(sed -n 's/.*: p = \([0-9.]*\)$/\1/p' "$tmp/out")
 if awk -v p="$p" 'BEGIN { exit !(p > 1e-6) }'; then pass; else
 	fail "roll --weights --stats: p = $p"; fi
 t 0 "roll --weights --json" "$bin" --seed=1 roll --weights 0,5 -n 3 --json &&
-	same "$(cat "$tmp/out")" '{"faces": [2, 2, 2]}' "roll --weights --json"
+	same "$(cat "$tmp/out")" '{"schema": "fairdie.roll/1", "rolls": [{"expr": "--weights=0,5", "repeat": 1, "totals": [2, 2, 2], "dice": []}], "stats": []}' "roll --weights --json"
 t 0 "roll --weights fake device" "$fake" --device=fake:5 roll --weights 0,1,0,3 -n 500 &&
 	same "$(grep -cvE '^(2|4)$' "$tmp/out")" 0 "the device's weighted draws"
 t 2 "roll --weights all zero" "$bin" --seed=1 roll --weights 0,0 &&
@@ -981,7 +975,7 @@ t 0 "pick stdin" "$bin" --seed=4 pick -n 50 - &&
 	same "$(sort -u "$tmp/out" | tr '\n' ,)" "a,b," "pick from standard input"
 rm -f "$tmp/in"
 t 0 "pick --json" "$bin" --seed=4 pick --json -n 2 "$tmp/loot" &&
-	has "$tmp/out" '{"picks": ["' "pick --json"
+	has "$tmp/out" '{"schema": "fairdie.pick/1", "picks": ["' "pick --json"
 printf '1 a\nx b\n' >"$tmp/bad"
 t 1 "pick bad line" "$bin" --seed=4 pick "$tmp/bad" &&
 	has "$tmp/err" "pick: $tmp/bad:2: expected 'WEIGHT ITEM'" "pick: the bad line"

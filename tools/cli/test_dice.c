@@ -152,8 +152,37 @@ static const struct {
 	{ "3d6 2", "unexpected '2' at position 5" },
 	{ "3d6,2", "unexpected ','" },
 	{ "99999999999999999999d6", "number too large at position 1" },
-	{ "2d4611686018427387904", "beyond 2^62" },
-	{ "d4611686018427387903*2", "beyond 2^62" },
+	{ "2d18446744073709551615", "leave 64 bits, beyond 2^64-1" },
+	{ "d18446744073709551615*2", "leave 64 bits, beyond 2^64-1" },
+	{ "-d18446744073709551615-1", "leave 64 bits, beyond -(2^64-1)" },
+	{ "18446744073709551616", "number too large at position 1 (at most 2^64-1)" },
+	{ "d18446744073709551615", "" },
+	{ "18446744073709551615", "" },
+	{ "-18446744073709551615", "" },
+	{ "d9223372036854775807", "" },
+	{ "9223372036854775807", "" },
+	/* Keeping or dropping more dice or items than there are. */
+	{ "3d6k4", "cannot keep 4 of 3 dice" },
+	{ "3d6d4", "cannot drop 4 of 3 dice" },
+	{ "3d6kl4", "cannot keep 4 of 3 dice" },
+	{ "{3d6}k4", "cannot keep 4 of 3 dice" },
+	{ "3d6k3", "" },
+	{ "3d6d3", "" },
+	{ "{1d6,1d8}k3", "cannot keep 3 of 2 items" },
+	{ "{4d6+3d8}k8", "cannot keep 8 of 7 dice" },
+	{ "{4d6+3d8}dh8", "cannot drop 8 of 7 dice" },
+	/* A group of one roll: Roll20's meaning, or a refusal. */
+	{ "{4d6+3d8}k7", "" },
+	{ "{2d6*2}k1", "a group of one roll keeps, drops or counts its dice" },
+	{ "{2d6-1d4}k1", "a group of one roll keeps, drops or counts its dice" },
+	{ "{floor(2d6/2)}>3", "a group of one roll keeps, drops or counts" },
+	{ "{2d6+1}k1", "add it after the '}'" },
+	{ "{2d6+1d4}k1>3", "keeping and counting in one group" },
+	{ "{4d6!+1d4}k2", "Roll20 ranks each new face" },
+	{ "{4d6k3+1d4}k2", "a keep or compare point inside {...} and after it" },
+	{ "{3d6ra1+1d4}>3", "'ra' goes with r, ro, mi and ma only" },
+	{ "{3d20+5}>21f<10", "" },
+	{ "{3d20-5+1d4}<3", "" },
 	{ "0x3d6", "the repeat count must be 1 to" },
 	{ "3d6\033[31m", "unexpected '\\x1b' at position 4" },
 	{ "foo(3)", "unknown word at position 1: the functions are floor, ceil" },
@@ -181,7 +210,7 @@ static void fdt_parse_bad(void)
 
 /* Roll @text once with the scripted rolls @vals (0-based). */
 static int fdt_roll_script(const char *text, const u64 *vals, size_t n,
-			   s64 *total, char *detail, size_t size)
+			   s128 *total, char *detail, size_t size)
 {
 	struct fdc_dice_expr e;
 	struct fdc_engine dev;
@@ -209,9 +238,34 @@ static void fdt_roll_scripted(void)
 		const char *text;
 		u64 v[12];
 		size_t n;
-		s64 total;
+		s128 total;
 		const char *detail;
 	} cases[] = {
+		/* Roll20: {4d6+3d8}k4 keeps the highest four of the seven. */
+		{ "{4d6+3d8}k4", { 0, 5, 1, 5, 3, 0, 6 }, 7, 23,
+		  "{4d6[(1) 6 (2) 6] + 3d8[4 (1) 7]}k4" },
+		{ "{4d6+3d8}kh1", { 0, 5, 1, 5, 3, 0, 6 }, 7, 7,
+		  "{4d6[(1) (6) (2) (6)] + 3d8[(4) (1) 7]}k1" },
+		{ "{2d6+1d4}kl1", { 4, 2, 3 }, 3, 3, "{2d6[(5) 3] + 1d4[(4)]}kl1" },
+		{ "{2d6+1d4}d1", { 4, 2, 0 }, 3, 8, "{2d6[5 3] + 1d4[(1)]}d1" },
+		{ "{2d6+(1d4)}dh2", { 4, 2, 0 }, 3, 1, "{2d6[(5) (3)] + 1d4[1]}dh2" },
+		{ "{4d6+3d8}k4+2", { 0, 5, 1, 5, 3, 0, 6 }, 7, 25,
+		  "{4d6[(1) 6 (2) 6] + 3d8[4 (1) 7]}k4 + 2" },
+		/* {3d20+5}>21: each d20 plus 5 against 21. */
+		{ "{3d20+5}>21", { 15, 14, 19 }, 3, 2, "{3d20[16 15 20] + 5}>21" },
+		{ "{3d20+5}>21f<10", { 15, 2, 3 }, 3, -1,
+		  "{3d20[16 3 4] + 5}>21f<10" },
+		{ "{2d6-1+1d4}<2", { 1, 2, 0 }, 3, 3, "{2d6[2 3] + 1d4[1] - 1}<2" },
+		{ "{2d6!!+1d4}>5", { 5, 0, 3, 3 }, 4, 1,
+		  "{2d6!![6+1 4] + 1d4[4]}>5" },
+		/* Numbers and faces up to 2^64 - 1. */
+		{ "d18446744073709551615", { UINT64_MAX - 1 }, 1,
+		  (s128)UINT64_MAX, "1d18446744073709551615[18446744073709551615]" },
+		{ "d9223372036854775807+9223372036854775807",
+		  { 9223372036854775806ULL }, 1, (s128)UINT64_MAX - 1,
+		  "1d9223372036854775807[9223372036854775807] + 9223372036854775807" },
+		{ "-18446744073709551615+1d2", { 0 }, 1,
+		  -(s128)UINT64_MAX + 1, "-(18446744073709551615) + 1d2[1]" },
 		{ "4d6k3", { 5, 3, 2, 0 }, 4, 13, "4d6k3[6 4 3 (1)]" },
 		{ "4d6k3", { 2, 2, 2, 2 }, 4, 9, "4d6k3[3 3 3 (3)]" },
 		{ "4d6dl1", { 0, 5, 3, 2 }, 4, 13, "4d6d1[(1) 6 4 3]" },
@@ -262,9 +316,9 @@ static void fdt_roll_scripted(void)
 		{ "-d4", { 3 }, 1, -4, "-(1d4[4])" },
 		{ "4dF", { 0, 1, 2, 2 }, 4, 1, "4dF[-1 +0 +1 +1]" },
 	};
-	char detail[256];
+	char detail[256], got[48], want[48];
 	unsigned int i;
-	s64 total;
+	s128 total;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -272,9 +326,9 @@ static void fdt_roll_scripted(void)
 				      &total, detail, sizeof(detail));
 		CHECK(!ret && total == cases[i].total &&
 		      !strcmp(detail, cases[i].detail),
-		      "%s: %d, total %lld '%s', want %lld '%s'", cases[i].text,
-		      ret, (long long)total, detail,
-		      (long long)cases[i].total, cases[i].detail);
+		      "%s: %d, total %s '%s', want %s '%s'", cases[i].text,
+		      ret, fdc_dice_str(total, got), detail,
+		      fdc_dice_str(cases[i].total, want), cases[i].detail);
 	}
 }
 
@@ -290,7 +344,7 @@ static void fdt_roll_limit(void)
 	struct fdc_engine dev;
 	unsigned int deepest, i;
 	const u64 *log;
-	s64 total;
+	s128 total;
 	int ret;
 
 	/* The first die shows 2 every time, the second 1. */
@@ -352,7 +406,7 @@ static void fdt_walk(struct fdt_walk *w, u64 *script, size_t len, mpq_t weight)
 	const u64 *log;
 	size_t log_len;
 	u64 sides, v;
-	s64 total;
+	s128 total;
 	mpq_t next;
 	int ret;
 
@@ -586,6 +640,26 @@ static void fdt_dist(void)
 	fdt_dist_one("4d6xkh3>5f1", 2, "4d6xkh3>5");
 	fdt_dist_one("3d4x3dh1>3f2", 1, NULL);
 	fdt_dist_one("3d6xk2>4", 3, NULL);
+	/* A group of one roll: its dice kept or counted (Roll20). */
+	fdt_dist_one("{2d4+1d6}k2", 0, "{2d4+1d6}kl2");
+	fdt_dist_one("{2d4+1d6}kl2", 0, "{2d4,1d6}kl1");
+	fdt_dist_one("{1d4+2d3}k1", 0, "{1d4+2d3}kl1");
+	fdt_dist_one("{1d4+2d3}kl1", 0, NULL);
+	fdt_dist_one("{2d4+1d6}d1", 0, "{2d4+1d6}dh1");
+	fdt_dist_one("{2d4+1d3+1d2}dh2", 0, NULL);
+	fdt_dist_one("{2d4+1d6}k3", 0, "2d4+1d6+1");
+	fdt_dist_one("{2d4+1d6}k0", 0, "{2d4+1d6}k1");
+	fdt_dist_one("{1d4!!+1d3}k1", 2, "{1d4!!+1d3}kl1");
+	fdt_dist_one("{2d3x+1d4}k2", 2, NULL);
+	fdt_dist_one("{2d4+1d3}>3", 0, "{2d4+1d3}>2");
+	fdt_dist_one("{2d3+2+1d4}>4f1", 0, "{2d3+1d4}>4f1");
+	fdt_dist_one("{2d3-1+1d4!}>3", 2, NULL);
+	fdt_dist_one("{2d4+2d3}k1", 0, "{2d4,2d3}k1");
+	fdt_dist_one("{2d3+1d4+1d2}k2", 0, "{2d3+1d4+1d2}kl2");
+	fdt_dist_one("{3d2+2d3}kl3", 0, "{3d2+2d3}k3");
+	fdt_dist_one("{2d3+2d2}dh1", 0, NULL);
+	fdt_dist_one("{1d3!!+2d2}k2", 2, NULL);
+	fdt_dist_one("{3d3+1d4}kl1", 0, "{3d3+1d4}k1");
 	/* With the tool's limit: depth chosen, the rest accounted for. */
 	fdt_dist_one("2d6!", 0, NULL);
 	fdt_dist_one("1d4!!", 0, NULL);
@@ -623,6 +697,40 @@ static void fdt_dist(void)
 	CHECK(fdt_parse("d4611686018427387903", &e) &&
 	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      strstr(err, "too large"), "a huge die refused: '%s'", err);
+	CHECK(fdt_parse("d18446744073709551615", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "within +-2^62"), "d(2^64-1) refused: '%s'", err);
+	CHECK(fdt_parse("3d6>18446744073709551615", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "within +-2^62"), "a huge compare point refused: '%s'",
+	      err);
+	/* The best of 17 dice: products of powers of their CDFs. */
+	err[0] = '\0';
+	i = fdt_parse("{10d6+7d8}kh1", &e) &&
+	    !fdc_dice_dist(&e, &d, err, sizeof(err));
+	CHECK(i && d.min == 1 && d.n == 8 && !mpz_cmp_ui(d.w[0], 1),
+	      "{10d6+7d8}kh1: %s", err);
+	if (i) {
+		mpz_t den;
+
+		mpz_init(den);
+		mpz_ui_pow_ui(den, 6, 10);
+		mpz_mul_2exp(den, den, 21);
+		CHECK(!mpz_cmp(d.den, den), "{10d6+7d8}kh1: denominator 6^10 8^7");
+		mpz_clear(den);
+		fdc_dice_dist_free(&d);
+	}
+	/* Two of 17 dice: the walk over the dice left of each term. */
+	err[0] = '\0';
+	i = fdt_parse("{4d6+4d8+9d4}k2", &e) &&
+	    !fdc_dice_dist(&e, &d, err, sizeof(err));
+	CHECK(i && d.min == 2 && d.n == 15 && !mpz_cmp_ui(d.w[0], 1),
+	      "{4d6+4d8+9d4}k2: %s", err);
+	if (i)
+		fdc_dice_dist_free(&d);
+	CHECK(fdt_parse("{500d6+500d8}k3", &e) &&
+	      fdc_dice_dist(&e, &d, err, sizeof(err)) &&
+	      strstr(err, "too large"), "{500d6+500d8}k3 refused: '%s'", err);
 	/* 1000d6: P(1000) = 6^-1000, P(3500) by its symmetry. */
 	CHECK(fdt_parse("1000d6", &e) && !fdc_dice_dist(&e, &d, err, sizeof(err)) &&
 	      d.min == 1000 && d.n == 5001 && !mpz_cmp_ui(d.w[0], 1) &&
@@ -640,7 +748,7 @@ static void fdt_roll_random(void)
 	size_t log_len, i;
 	u64 hist[19] = { 0 }, hist4[19] = { 0 }, n = 216000, sides_bad = 0;
 	double sum4 = 0, chi2 = 0, exact4 = 0, ideal, sq;
-	s64 total;
+	s128 total;
 	int bad = 0;
 	unsigned int s, a, b, c, d;
 
@@ -787,7 +895,7 @@ static void fdt_roll_mixed_exhaustive(unsigned int slack, unsigned int depth)
 	unsigned int a, b, c, d, bad_depths = 0, i;
 	char detail[64];
 	FILE *trace;
-	s64 total;
+	s128 total;
 	int saved;
 
 	memset(hist, 0, sizeof(hist));

@@ -96,7 +96,7 @@ static struct fdc_dice_expr fdt_expr;
 /* "3d6" through the roller: the total less 3. */
 static int fdt_run_roll(struct fdc_engine *e, u64 *outcome)
 {
-	s64 total;
+	s128 total;
 
 	if (fdc_dice_roll(&fdt_expr, e, &total, NULL, NULL))
 		return -1;
@@ -231,7 +231,7 @@ static void fdt_many(void)
 	struct fdc_dice_expr ex;
 	struct fdc_engine eng;
 	char err[128];
-	s64 total;
+	s128 total;
 	FILE *null = fopen("/dev/null", "w");
 	int bad = 0;
 

@@ -209,7 +209,7 @@ t 0 "shuffle -z -n" "$fd" shuffle -z -n 3 -i 1-9 &&
 t 0 "shuffle -r -i 1-6" "$fd" shuffle -r -i 1-6 -n 60000 &&
 	chi2 "$tmp/out" 6 30 "shuffle -r -i 1-6 (5 dof, limit 30)"
 t 0 "--json on the device" "$fd" shuffle --json -i 1-3 &&
-	grep -qE '^\{"permutations": \[\[[1-3], [1-3], [1-3]\]\]\}$' "$tmp/out" &&
+	grep -qE '^\{"schema": "fairdie.shuffle/1", "permutations": \[\[[1-3], [1-3], [1-3]\]\], "lines": \[\], "stats": null\}$' "$tmp/out" &&
 	pass || fail "shuffle --json on the device: $(cat "$tmp/out")"
 
 # Mixed dice on the device: SET_SIDES and SET_WEIGHTS keep the sampler's

@@ -17,7 +17,8 @@
 # bookworm-backports, unpacked under .build/ by tools/scripts/qemu.sh
 # (nothing installed on the host for it). Tests and docs: sparse,
 # rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox; valgrind for
-# the constant-time check (make ctcheck).
+# the constant-time check (make ctcheck); python3-jsonschema checks the
+# tool's JSON against tools/cli/schema/, mandoc lints the man page.
 set -eu
 
 PKGS="debhelper dh-dkms dkms fakeroot lintian
@@ -25,6 +26,7 @@ gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
+python3-jsonschema mandoc
 flex bison libelf-dev libssl-dev nettle-dev libgmp-dev libjansson-dev valgrind"
 
 here=$(cd "$(dirname "$0")" && pwd)
