@@ -426,36 +426,23 @@ static void fdc_shuf_put(const struct fdc_shuf_out *o, u64 idx, bool last)
 	}
 }
 
-/* Open -o FILE, after the input was read: it may be the input itself. */
+/*
+ * Open -o FILE, after the input was read: it may be the input itself. It
+ * gets the output only if the whole run succeeds (fdc_output_open()).
+ */
 static FILE *fdc_shuf_open_output(const struct fdc_shuf *sh)
 {
-	FILE *f;
-
 	if (!sh->output)
 		return stdout;
-	f = fopen(sh->output, "we");
-	if (!f)
-		fdc_err("%s: %s: %s", sh->cmd, fdc_quote(sh->output),
-			strerror(errno));
-	return f;
+	return fdc_output_open(sh->cmd, sh->output);
 }
 
 /* Flush and close the output; a write error is a failure. */
-static int fdc_shuf_close_output(const struct fdc_shuf *sh, FILE *f)
+static int fdc_shuf_close_output(const struct fdc_shuf *sh, FILE *f, bool ok)
 {
-	int err;
-
 	if (f == stdout)
 		return fdc_finish_output();
-	err = ferror(f) ? EIO : 0;
-	if (fclose(f) && !err)
-		err = errno;
-	if (err) {
-		fdc_err("%s: %s: %s", sh->cmd, fdc_quote(sh->output),
-			strerror(err));
-		return FDC_EXIT_FAILURE;
-	}
-	return FDC_EXIT_OK;
+	return fdc_output_close(sh->cmd, f, ok);
 }
 
 /* ------------------------------------------------------------------------
@@ -697,15 +684,18 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		if (sh->json && sh->input == FDC_SHUF_RANGE)
 			fdc_json_close();
 	}
-	fdc_progress_end();
 	ret = FDC_EXIT_OK;
 
 out_close:
+	fdc_progress_end();
 	/* The JSON object ends in the output, before it is closed. */
 	if (sh->json)
 		fdc_json_end(ret);
-	if (fdc_shuf_close_output(sh, o.f))
+	if (fdc_shuf_close_output(sh, o.f, !ret))
 		ret = FDC_EXIT_FAILURE;
+	/* -o FILE kept nothing of a failed run: the error goes to stdout. */
+	if (ret && sh->json && sh->output)
+		fdc_json_request();
 	if (!ret && sh->stats && fdc_shuf_stats(sh, &eng, n, k))
 		ret = FDC_EXIT_FAILURE;
 out_free:

@@ -4,9 +4,13 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -469,4 +473,223 @@ void fdc_print_s64(FILE *f, s64 v, int end)
 	if (v < 0)
 		putc_unlocked('-', f);
 	fdc_print_u64(f, v < 0 ? -(u64)v : (u64)v, end);
+}
+
+/* ------------------------------------------------------------------------
+ * -o FILE: all or nothing
+ */
+
+/* The signals that end the tool and would leave the temporary file. */
+static const int fdc_output_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXFSZ, SIGPIPE,
+};
+
+/**
+ * struct fdc_output - the -o FILE being written
+ * @f: the stream, on @tmp (or on @path itself when @direct)
+ * @path: FILE as given, for messages
+ * @target: what the temporary file is renamed to: FILE, or where FILE
+ *	points when it is a symbolic link
+ * @tmp: the temporary file beside @target; read by the signal handler
+ * @direct: FILE exists and is not a regular file (a device, a pipe): it is
+ *	written as it is, since nothing can take its place
+ */
+static struct fdc_output {
+	FILE *f;
+	const char *path;
+	char target[PATH_MAX];
+	char tmp[PATH_MAX + 32];
+	volatile sig_atomic_t have_tmp;
+	bool direct;
+} fdc_out;
+
+/* A signal ends the tool: remove the temporary file first. */
+static void fdc_output_signal(int sig)
+{
+	if (fdc_out.have_tmp)
+		unlink(fdc_out.tmp);
+	/* SA_RESETHAND: delivered again when the handler returns. */
+	raise(sig);
+}
+
+static void fdc_output_block(bool block, sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	if (!block) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(fdc_output_signals); i++)
+		sigaddset(&set, fdc_output_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void fdc_output_handlers(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fdc_output_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(fdc_output_signals); i++) {
+		/* A signal the caller ignores (nohup) stays ignored. */
+		if (!sigaction(fdc_output_signals[i], NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fdc_output_signals[i], &sa, NULL);
+	}
+}
+
+/**
+ * fdc_output_open() - open -o FILE for a command's output, all or nothing
+ * @cmd: the command, for messages
+ * @path: FILE
+ *
+ * The output goes to a temporary file in FILE's directory (with FILE's
+ * mode, owner and group when it exists), which fdc_output_close() renames
+ * over FILE only when the whole run succeeded. FILE is left as it was on
+ * any failure: the source of bits running out, a full disk, a signal. So
+ * FILE may also be the command's input. A FILE that exists and is not a
+ * regular file (/dev/null, a pipe) is written directly.
+ *
+ * Return: the stream, or NULL after printing a one-line error.
+ */
+FILE *fdc_output_open(const char *cmd, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	sigset_t old;
+	mode_t mask;
+	bool exists;
+	char *slash;
+	int fd;
+
+	memset(&fdc_out, 0, sizeof(fdc_out));
+	fdc_out.path = path;
+	exists = !stat(path, &st);
+	if (exists && !S_ISREG(st.st_mode)) {
+		fdc_out.direct = true;
+		fdc_out.f = fopen(path, "we");
+		if (!fdc_out.f)
+			goto out_err;
+		return fdc_out.f;
+	}
+	/* A symbolic link keeps pointing where it did: its target changes. */
+	if (!exists || !realpath(path, fdc_out.target))
+		snprintf(fdc_out.target, sizeof(fdc_out.target), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", fdc_out.target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	snprintf(fdc_out.tmp, sizeof(fdc_out.tmp), "%s/.fairdie-XXXXXX", dir);
+
+	fdc_output_handlers();
+	fdc_output_block(true, &old);
+	fd = mkstemp(fdc_out.tmp);
+	if (fd >= 0) {
+		fdc_out.have_tmp = 1;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	fdc_output_block(false, &old);
+	if (fd < 0)
+		goto out_err;
+	if (exists) {
+		/* Best effort: only root may give the file to its owner. */
+		if (fchown(fd, st.st_uid, st.st_gid))
+			errno = 0;
+		fchmod(fd, st.st_mode & 07777);
+	} else {
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	fdc_out.f = fdopen(fd, "w");
+	if (!fdc_out.f) {
+		close(fd);
+		fdc_output_close(cmd, NULL, false);
+		goto out_err;
+	}
+	return fdc_out.f;
+
+out_err:
+	fdc_err("%s: %s: %s", cmd, fdc_quote(path), strerror(errno));
+	return NULL;
+}
+
+/*
+ * Write @f's data to the disk and put the temporary file in FILE's place.
+ * Return: 0, or an errno.
+ */
+static int fdc_output_commit(FILE *f)
+{
+	char dir[PATH_MAX], *slash;
+	int err = 0, fd;
+
+	if (fflush(f) || ferror(f))
+		err = errno ? errno : EIO;
+	if (!err && fsync(fileno(f)) && errno != EINVAL)
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(fdc_out.tmp, fdc_out.target))
+		err = errno;
+	if (err)
+		return err;
+	fdc_out.have_tmp = 0;
+	/* The rename itself on the disk: best effort. */
+	snprintf(dir, sizeof(dir), "%s", fdc_out.target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+/**
+ * fdc_output_close() - finish what fdc_output_open() began
+ * @cmd: the command, for messages
+ * @f: the stream it returned (NULL: nothing more to close)
+ * @ok: the run succeeded: FILE gets the output; else FILE stays as it was
+ *
+ * Return: FDC_EXIT_OK, or FDC_EXIT_FAILURE (after printing a one-line
+ * error when the output could not be written; FILE is then unchanged).
+ */
+int fdc_output_close(const char *cmd, FILE *f, bool ok)
+{
+	sigset_t old;
+	int err = 0;
+
+	if (fdc_out.direct) {
+		err = ferror(f) ? EIO : 0;
+		if (fclose(f) && !err)
+			err = errno;
+	} else if (ok) {
+		err = fdc_output_commit(f);
+	} else if (f) {
+		fclose(f);
+	}
+	fdc_output_block(true, &old);
+	if (fdc_out.have_tmp)
+		unlink(fdc_out.tmp);
+	fdc_out.have_tmp = 0;
+	fdc_output_block(false, &old);
+	if (err) {
+		fdc_err("%s: %s: %s", cmd, fdc_quote(fdc_out.path),
+			strerror(err));
+		return FDC_EXIT_FAILURE;
+	}
+	return ok ? FDC_EXIT_OK : FDC_EXIT_FAILURE;
 }

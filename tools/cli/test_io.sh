@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_io.sh FAIRDIE - what issue 31 found a new user hit: output that loses
+# nothing (-o), the terminal, memory, and the tool answering alike where
+# its forms are alike. Each check is named after its finding, io_*; ends
+# with "N passed, N failed, N skipped".
+set -u
+
+bin=$1
+passed=0
+failed=0
+skipped=0
+tmp=$(mktemp -d)
+mnt=
+cleanup() {
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ok NAME DETAIL: check NAME passed; bad NAME DETAIL: it failed
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $1: $2"
+	[ -s "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err" | head -n 5
+}
+
+skip() {
+	skipped=$((skipped + 1))
+	echo "SKIP: $1: $2"
+}
+
+# same NAME GOT WANT
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+
+# has NAME FILE TEXT: FILE holds the fixed string TEXT
+has() {
+	if grep -qF -- "$3" "$2"; then
+		ok "$1"
+	else
+		bad "$1" "'$3' not in $(basename "$2"): $(head -c 300 "$2")"
+	fi
+}
+
+# no_temp NAME DIR: no temporary file of -o was left in DIR
+no_temp() {
+	if ls -A "$2" | grep -q '^\.fairdie-'; then
+		bad "$1" "a temporary file was left: $(ls -A "$2")"
+	else
+		ok "$1"
+	fi
+}
+
+: >"$tmp/err"
+
+# --- item 1: -o FILE loses nothing -----------------------------------------
+# The issue's repro: the source runs out midway, FILE is also the input.
+seq 100 >"$tmp/h"
+cp "$tmp/h" "$tmp/h0"
+head -c 40 /dev/urandom >"$tmp/rs40"
+"$bin" --random-source="$tmp/rs40" shuffle -o "$tmp/h" "$tmp/h" 2>"$tmp/err"
+same io_output_source_ran_out "$?:$(cmp "$tmp/h" "$tmp/h0" && echo kept)" \
+	"1:kept"
+no_temp io_output_source_ran_out_no_temp "$tmp"
+# The same with --json: FILE untouched, the error object on stdout.
+"$bin" --random-source="$tmp/rs40" shuffle --json -o "$tmp/h" "$tmp/h" \
+	>"$tmp/out" 2>"$tmp/err"
+same io_output_json_error "$?:$(cmp "$tmp/h" "$tmp/h0" && echo kept)" "1:kept"
+has io_output_json_error_stdout "$tmp/out" '{"error": '
+# Success: the file in place is a permutation of itself, its mode kept.
+chmod 640 "$tmp/h"
+"$bin" --seed=1 shuffle -o "$tmp/h" "$tmp/h" 2>"$tmp/err"
+same io_output_in_place "$?:$(sort -n "$tmp/h" | cmp - "$tmp/h0" && echo perm)" \
+	"0:perm"
+same io_output_mode_kept "$(stat -c %a "$tmp/h")" 640
+no_temp io_output_in_place_no_temp "$tmp"
+# A symbolic link stays a link; its target gets the output.
+ln -s h "$tmp/link"
+"$bin" --seed=1 shuffle -o "$tmp/link" -i 1-3 2>"$tmp/err"
+same io_output_symlink "$([ -L "$tmp/link" ] && echo link):$(sort "$tmp/h" | tr '\n' ' ')" \
+	"link:1 2 3 "
+# A device is written as it is: /dev/full fails with the disk's message.
+"$bin" --seed=1 shuffle -o /dev/full -i 1-10 2>"$tmp/err"
+same io_output_dev_full "$?" 1
+has io_output_dev_full_message "$tmp/err" "No space left on device"
+# A full disk: a tmpfs of 64 KiB, FILE of 100 lines and an output of 600 KB.
+seq 100 >"$tmp/h"
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" &&
+	mount -t tmpfs -o size=64k fairdie-test "$tmp/mnt" 2>/dev/null; then
+	mnt=$tmp/mnt
+	cp "$tmp/h0" "$mnt/h"
+	"$bin" --seed=1 shuffle -o "$mnt/h" -i 1-100000 2>"$tmp/err"
+	same io_output_full_disk "$?:$(cmp "$mnt/h" "$tmp/h0" && echo kept)" \
+		"1:kept"
+	has io_output_full_disk_message "$tmp/err" "No space left on device"
+	no_temp io_output_full_disk_no_temp "$mnt"
+	umount "$mnt"
+	mnt=
+else
+	skip io_output_full_disk "needs root and a tmpfs mount"
+fi
+# A signal mid-run: -r without -n writes until it is stopped.
+for sig in TERM INT HUP; do
+	cp "$tmp/h0" "$tmp/h"
+	# A background job ignores SIGINT: give it the default action.
+	env --default-signal=INT "$bin" --seed=1 shuffle -r -i 1-6 -o "$tmp/h" \
+		2>"$tmp/err" &
+	pid=$!
+	sleep 0.3
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	same "io_output_signal_$sig" \
+		"$([ "$rc" -gt 128 ] && echo killed):$(cmp "$tmp/h" "$tmp/h0" && echo kept)" \
+		"killed:kept"
+	no_temp "io_output_signal_${sig}_no_temp" "$tmp"
+done
+: >"$tmp/err"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
