@@ -415,7 +415,11 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			fdc_quote(argv[optind]));
 		return FDC_EXIT_USAGE;
 	}
-	if (cfg->user_source != FDC_USRC_DEVICE || cfg->device_opts) {
+	/*
+	 * An option that names a source does not apply; FAIRDIE_SOURCE, the
+	 * default source of the other commands, has nothing to say here.
+	 */
+	if (cfg->source_opt || cfg->device_opts) {
 		fdc_err("extract: --device, --source, --extractor, --sim, --random-source and --seed do not apply: the output is made from the rolls on standard input");
 		return FDC_EXIT_USAGE;
 	}

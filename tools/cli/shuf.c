@@ -562,6 +562,7 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 {
 	bool input_stdin = sh->input == FDC_SHUF_LINES &&
 			   (!sh->file || !strcmp(sh->file, "-"));
+	size_t i, len;
 
 	if (cfg->sides) {
 		fdc_err("%s: --sides does not apply: the draws have the sizes of the input",
@@ -582,6 +583,15 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 	if (sh->several && sh->repeat) {
 		fdc_err("%s: --count and --repeat exclude each other", sh->cmd);
 		return -1;
+	}
+	/* As for lines read: JSON strings are UTF-8, nothing is replaced. */
+	for (i = 0; sh->json && sh->input == FDC_SHUF_ECHO && i < sh->nargs; i++) {
+		len = strlen(sh->args[i]);
+		if (fdc_utf8_check(sh->args[i], len) != len) {
+			fdc_err("%s: argument %zu: invalid UTF-8 (--json needs UTF-8 text)",
+				sh->cmd, i + 1);
+			return -1;
+		}
 	}
 	if (sh->json && sh->repeat && sh->head == UINT64_MAX) {
 		fdc_err("%s: --json with --repeat needs --head-count: the output would not end",

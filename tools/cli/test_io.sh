@@ -124,5 +124,41 @@ for sig in TERM INT HUP; do
 done
 : >"$tmp/err"
 
+# --- item 4: the same answer to the same question ------------------------
+# FAIRDIE_SOURCE=getrandom, the README's advice without the module, leaves
+# extract (which reads the rolls on stdin) working.
+seq 1 600 | awk '{ print $1 * 7919 % 6 + 1 }' >"$tmp/rolls"
+FAIRDIE_SOURCE=getrandom "$bin" extract --faces=6 --method=tree --sides=20 \
+	<"$tmp/rolls" >"$tmp/out" 2>"$tmp/err"
+same io_extract_fairdie_source "$?:$(cat "$tmp/out" | tr '\n' ' ')" \
+	"0:$(FAIRDIE_SOURCE= "$bin" extract --faces=6 --method=tree --sides=20 \
+	<"$tmp/rolls" | tr '\n' ' ')"
+[ -s "$tmp/out" ] || bad io_extract_fairdie_source_output "no rolls came out"
+"$bin" --seed=1 extract --faces=6 --method=tree --sides=20 <"$tmp/rolls" \
+	>/dev/null 2>"$tmp/err"
+same io_extract_seed_refused "$?" 2
+# Invalid UTF-8 with --json: refused alike from -e, stdin and a FILE.
+printf 'a\n\377\n' >"$tmp/latin"
+"$bin" --seed=1 shuffle --json -e a "$(printf '\377')" >"$tmp/out" 2>"$tmp/err"
+same io_utf8_echo "$?" 2
+has io_utf8_echo_message "$tmp/err" "argument 2: invalid UTF-8 (--json needs UTF-8 text)"
+"$bin" --seed=1 shuffle --json <"$tmp/latin" >"$tmp/out" 2>"$tmp/err"
+same io_utf8_stdin "$?" 1
+has io_utf8_stdin_message "$tmp/err" "line 2: invalid UTF-8 (--json needs UTF-8 text)"
+"$bin" --seed=1 sample -n 1 --json "$tmp/latin" >"$tmp/out" 2>"$tmp/err"
+same io_utf8_file "$?" 1
+# 64 fair bits in a file: about 24 d6 (log2(6) = 2.585 bits each), not 1.
+head -c 8 /dev/urandom >"$tmp/rs8"
+n=$("$bin" --random-source="$tmp/rs8" roll -n 100 d6 2>"$tmp/err" | wc -l)
+if [ "$n" -ge 20 ] && [ "$n" -le 24 ]; then
+	ok io_random_source_64_bits
+else
+	bad io_random_source_64_bits "$n d6 from 64 bits, want 20 to 24"
+fi
+has io_random_source_64_bits_message "$tmp/err" "ran out after 64 bits"
+n=$("$bin" --random-source="$tmp/rs8" roll d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 \
+	d6 d6 d6 d6 d6 d6 d6 d6 2>"$tmp/err" | wc -l)
+same io_random_source_64_bits_alone "$n" 20
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
