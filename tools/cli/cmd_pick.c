@@ -311,6 +311,12 @@ static int fdc_items_line(struct fdc_items *t, const char *name, u64 lineno,
 	}
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	/* An item nobody can see is a mistake in the file, not an item. */
+	if (p == end) {
+		fdc_err("pick: %s:%llu: a weight with no item: expected 'WEIGHT ITEM'",
+			name, (unsigned long long)lineno);
+		return -1;
+	}
 	if (t->n == FD_WEIGHTS_MAX_FACES) {
 		fdc_err("pick: %s: more than %u items", name,
 			FD_WEIGHTS_MAX_FACES);

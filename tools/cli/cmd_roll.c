@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dice.h"
@@ -389,10 +390,11 @@ static int fdc_roll_expr(struct fdc_roll *r, const char *text,
 			 const char *where)
 {
 	struct fdc_dice_expr e;
-	char err[256];
+	char err[512];
 	int ret;
 
 	if (fdc_dice_parse(text, &e, err, sizeof(err))) {
+		fdc_dice_hint(text, err, sizeof(err));
 		fdc_err("roll: %sbad expression '%s': %s", where,
 			fdc_quote(text), err);
 		return FDC_EXIT_USAGE;
@@ -460,7 +462,8 @@ static const char *fdc_line_problem(const char *s, size_t len)
 /*
  * Expressions from standard input, one per line. A line ends at LF, CR
  * or CRLF; '#' starts a comment; a line with a NUL byte or invalid UTF-8
- * is an error naming it.
+ * is an error naming it. A bad line ends the run unless standard input is
+ * a terminal.
  */
 static int fdc_roll_stdin(struct fdc_roll *r)
 {
@@ -469,6 +472,7 @@ static int fdc_roll_stdin(struct fdc_roll *r)
 	ssize_t got;
 	u64 lineno = 0;
 	int ret = FDC_EXIT_OK, one;
+	bool interactive = isatty(STDIN_FILENO);
 	const char *why;
 
 	while ((got = getdelim(&buf, &size, '\n', stdin)) >= 0) {
@@ -503,7 +507,12 @@ static int fdc_roll_stdin(struct fdc_roll *r)
 			one = fdc_roll_expr(r, line, where);
 			if (one)
 				ret = one;
-			if (one == FDC_EXIT_FAILURE)
+			/*
+			 * A bad line stops the run, so that the totals printed
+			 * stay one for each line read, in order; someone typing
+			 * at a terminal sees the error and goes on.
+			 */
+			if (one == FDC_EXIT_FAILURE || (one && !interactive))
 				goto out_free;
 			if (!r->json)
 				fflush(stdout);
@@ -551,19 +560,106 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 	return FDC_EXIT_OK;
 }
 
-/**
- * fdc_cmd_roll() - fairdie roll
- * @cfg: the global options
- * @argc: argument count, argv[0] being "roll"
- * @argv: the arguments
- *
- * Return: the exit status.
+/*
+ * Whether @arg, an argument of roll, takes the next argument as its value:
+ * -n, or a long option with a required value given without '='.
  */
-int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
+static bool fdc_roll_takes_value(const char *arg)
+{
+	static const char *const valued[] = {
+		"count", "weights", "device", "source", "extractor", "sides",
+		"sim", "random-source", "seed",
+	};
+	size_t i, len;
+
+	if (arg[0] != '-')
+		return false;
+	if (arg[1] != '-')
+		return arg[1] && arg[strlen(arg) - 1] == 'n' &&
+		       strspn(arg + 1, "vhn") == strlen(arg + 1);
+	if (strchr(arg, '='))
+		return false;
+	len = strlen(arg + 2);
+	for (i = 0; len && i < ARRAY_SIZE(valued); i++)
+		if (!strncmp(arg + 2, valued[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * "roll 1d20 -2" as "roll 1d20 +2": an argument that starts with '-' and a
+ * digit, 'd' or '(' is an expression (a term to subtract, a negative
+ * constant), not an option: roll has no such option. It gets a blank in
+ * front, which the option parser leaves alone and the expression ignores.
+ * Returns -1 when out of memory.
+ */
+static int fdc_roll_minus_args(int argc, char **argv, char ***owned)
+{
+	char **kept = NULL, *s;
+	int i, n = 0;
+
+	*owned = NULL;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || !strchr("0123456789d(", argv[i][1]) ||
+		    !argv[i][1] || fdc_roll_takes_value(argv[i - 1]))
+			continue;
+		if (!kept) {
+			kept = calloc(argc, sizeof(*kept));
+			if (!kept)
+				return -1;
+		}
+		s = malloc(strlen(argv[i]) + 2);
+		if (!s)
+			break;
+		s[0] = ' ';
+		strcpy(s + 1, argv[i]);
+		argv[i] = s;
+		kept[n++] = s;
+	}
+	*owned = kept;
+	return i < argc && strcmp(argv[i], "--") ? -1 : 0;
+}
+
+/*
+ * '#' starts a comment in an argument as on a line of standard input; an
+ * argument that is only a comment is no expression. Returns the arguments
+ * left, in one allocation, or NULL when out of memory.
+ */
+static char **fdc_roll_uncomment(int argc, char **argv, int *n)
+{
+	size_t len = 0;
+	char **out, *p, *hash;
+	int a;
+
+	for (a = 0; a < argc; a++)
+		len += strlen(argv[a]) + 1;
+	out = malloc((argc + 1) * sizeof(*out) + len);
+	if (!out)
+		return NULL;
+	p = (char *)(out + argc + 1);
+	*n = 0;
+	for (a = 0; a < argc; a++) {
+		strcpy(p, argv[a]);
+		hash = strchr(p, '#');
+		if (hash)
+			*hash = '\0';
+		/* An empty argument stays, for its message. */
+		if (hash && !p[strspn(p, " \t")])
+			continue;
+		out[(*n)++] = p;
+		p += strlen(p) + 1;
+	}
+	out[*n] = NULL;
+	return out;
+}
+
+/* fdc_cmd_roll(), its arguments that start with '-' made expressions. */
+static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_roll r = { .count = 1 };
 	struct fdc_dice_expr e;
-	char err[256], **exprs = NULL, *joined = NULL;
+	char err[512], **exprs = NULL, *joined = NULL, **args = NULL;
+	int nargs;
 	const char *weights = NULL;
 	size_t n = 0, i;
 	int c, ret = FDC_EXIT_OK;
@@ -571,7 +667,8 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 	while ((c = fdc_getopt(cfg, argc, argv, "n:vh", fdc_roll_opts)) != -1) {
 		switch (c) {
 		case 'n':
-			if (fdc_parse_count("roll", "COUNT", optarg, 1,
+			/* As shuf -n 0: nothing to roll is no error. */
+			if (fdc_parse_count("roll", "COUNT", optarg, 0,
 					    FDC_MAX_COUNT, &r.count))
 				return FDC_EXIT_USAGE;
 			r.count_set = true;
@@ -604,16 +701,27 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (r.stats && !r.count_set)
 		r.count = 10000;
+	if (r.stats && !r.count) {
+		fdc_err("roll: --stats needs a COUNT of at least 1");
+		return FDC_EXIT_USAGE;
+	}
 	if (optind < argc) {
-		exprs = fdc_roll_split(argc - optind, argv + optind, &n,
-				       &joined);
+		args = fdc_roll_uncomment(argc - optind, argv + optind, &nargs);
+		exprs = args ? fdc_roll_split(nargs, args, &n, &joined) : NULL;
 		if (!exprs) {
 			fdc_err("out of memory");
+			free(args);
 			return FDC_EXIT_FAILURE;
+		}
+		if (!n) {
+			fdc_err("roll: no expression, only a comment");
+			ret = FDC_EXIT_USAGE;
+			goto out_free;
 		}
 		/* Every expression is checked before any die is rolled. */
 		for (i = 0; i < n; i++) {
 			if (fdc_dice_parse(exprs[i], &e, err, sizeof(err))) {
+				fdc_dice_hint(exprs[i], err, sizeof(err));
 				fdc_err("roll: bad expression '%s': %s",
 					fdc_quote(exprs[i]), err);
 				ret = FDC_EXIT_USAGE;
@@ -651,5 +759,31 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 out_free:
 	free(joined);
 	free(exprs);
+	free(args);
+	return ret;
+}
+
+/**
+ * fdc_cmd_roll() - fairdie roll
+ * @cfg: the global options
+ * @argc: argument count, argv[0] being "roll"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
+{
+	char **minus;
+	int ret, i;
+
+	if (fdc_roll_minus_args(argc, argv, &minus)) {
+		fdc_err("out of memory");
+		ret = FDC_EXIT_FAILURE;
+	} else {
+		ret = fdc_roll_run(cfg, argc, argv);
+	}
+	for (i = 0; minus && minus[i]; i++)
+		free(minus[i]);
+	free(minus);
 	return ret;
 }

@@ -563,6 +563,7 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 	bool input_stdin = sh->input == FDC_SHUF_LINES &&
 			   (!sh->file || !strcmp(sh->file, "-"));
 	size_t i, len;
+	u64 k;
 
 	if (cfg->sides) {
 		fdc_err("%s: --sides does not apply: the draws have the sizes of the input",
@@ -582,6 +583,14 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 	}
 	if (sh->several && sh->repeat) {
 		fdc_err("%s: --count and --repeat exclude each other", sh->cmd);
+		return -1;
+	}
+	/* A run is drawn in memory: name the limit, not the memory. */
+	k = sh->head < sh->count ? sh->head : sh->count;
+	if (sh->input == FDC_SHUF_RANGE && !sh->repeat &&
+	    k > FDC_SHUF_MAX_ITEMS) {
+		fdc_err("%s: %llu numbers to draw: at most %llu (2^32-1) in one run; -n COUNT draws fewer",
+			sh->cmd, (unsigned long long)k, FDC_SHUF_MAX_ITEMS);
 		return -1;
 	}
 	/* As for lines read: JSON strings are UTF-8, nothing is replaced. */

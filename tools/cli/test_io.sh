@@ -8,6 +8,7 @@
 set -u
 
 bin=$1
+man=$(dirname "$0")/fairdie.1
 passed=0
 failed=0
 skipped=0
@@ -159,6 +160,58 @@ has io_random_source_64_bits_message "$tmp/err" "ran out after 64 bits"
 n=$("$bin" --random-source="$tmp/rs8" roll d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 d6 \
 	d6 d6 d6 d6 d6 d6 d6 d6 2>"$tmp/err" | wc -l)
 same io_random_source_64_bits_alone "$n" 20
+# shuffle N beyond what one run draws names the limit, not the memory.
+"$bin" --seed=1 shuffle 4294967296 >/dev/null 2>"$tmp/err"
+same io_shuffle_limit "$?" 2
+has io_shuffle_limit_message "$tmp/err" "at most 4294967295 (2^32-1)"
+n=$("$bin" --seed=1 shuffle -n 2 4294967296 2>"$tmp/err" | wc -l)
+same io_shuffle_limit_head "$n" 2
+# roll 1d20 -2 as roll 1d20 +2: both one expression.
+same io_roll_minus_arg "$("$bin" --seed=5 roll 1d20 -2 2>"$tmp/err")" \
+	"$("$bin" --seed=5 roll '1d20 - 2')"
+same io_roll_plus_arg "$("$bin" --seed=5 roll 1d20 +2 2>"$tmp/err")" \
+	"$("$bin" --seed=5 roll '1d20 + 2')"
+same io_roll_minus_first "$("$bin" --seed=5 roll -n 2 -1d4 2>"$tmp/err")" \
+	"$("$bin" --seed=5 roll -n 2 -- -1d4)"
+"$bin" --seed=5 roll -n -2 d6 >/dev/null 2>"$tmp/err"
+same io_roll_minus_value "$?" 2
+has io_roll_minus_value_message "$tmp/err" "invalid COUNT '-2'"
+# A bad line of standard input stops the run: the totals printed are one
+# per line read, in order, never a later line's in a bad line's place.
+printf '3d6\nbad\n1d4\n' | "$bin" --seed=1 roll >"$tmp/out" 2>"$tmp/err"
+same io_roll_stdin_bad_line "$?:$(wc -l <"$tmp/out")" "2:1"
+has io_roll_stdin_bad_line_message "$tmp/err" "line 2: bad expression 'bad'"
+# -n 0 and sample 0 0, as shuf -n 0: nothing, and no error.
+"$bin" --seed=1 roll -n 0 d6 >"$tmp/out" 2>"$tmp/err"
+same io_roll_n_0 "$?:$(wc -c <"$tmp/out")" "0:0"
+"$bin" --seed=1 sample 0 0 >"$tmp/out" 2>"$tmp/err"
+same io_sample_0_0 "$?:$(wc -c <"$tmp/out")" "0:0"
+"$bin" --seed=1 roll -n 0 --stats d6 >"$tmp/out" 2>"$tmp/err"
+same io_roll_n_0_stats "$?" 2
+# '#' starts a comment in an argument as on a line of standard input.
+same io_roll_arg_comment "$("$bin" --seed=7 roll '1d20 # attack' 2>"$tmp/err")" \
+	"$(echo '1d20 # attack' | "$bin" --seed=7 roll)"
+"$bin" --seed=7 roll '# nothing' >/dev/null 2>"$tmp/err"
+same io_roll_arg_only_comment "$?" 2
+# A weight with no item is an error, not an empty item.
+printf '1\n' | "$bin" --seed=1 pick - >"$tmp/out" 2>"$tmp/err"
+same io_pick_weight_no_item "$?:$(wc -c <"$tmp/out")" "1:0"
+has io_pick_weight_no_item_message "$tmp/err" "standard input:1: a weight with no item"
+# Seeds reproduce within one version, and the help and manual say so.
+"$bin" --help >"$tmp/out"
+has io_seed_version_help "$tmp/out" "(within one version of fairdie)"
+has io_seed_version_man "$man" "seeds reproduce within one version"
+# Other rollers' notations get fairdie's spelling in the error.
+hint() {
+	"$bin" --seed=1 roll "$2" >/dev/null 2>"$tmp/err"
+	has "$1" "$tmp/err" "$3"
+}
+hint io_hint_avrae_rr 1d20rr1 "avrae's 'rr' (reroll while) is fairdie's 'r'"
+hint io_hint_avrae_e 4d6e6 "avrae's 'e' (explode) is fairdie's '!'"
+hint io_hint_cs '1d20cs>19' "'cs' and 'cf' (critical marks) change no total"
+hint io_hint_rolldice_s1 4d6s1 "rolldice's 'sN' (drop the N lowest) is fairdie's 'dN'"
+printf '1d20rr1\n' | "$bin" --seed=1 roll >/dev/null 2>"$tmp/err"
+has io_hint_stdin "$tmp/err" "is fairdie's 'r'"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
