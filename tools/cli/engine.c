@@ -98,6 +98,8 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	fdc_engine_open_source(e, 0);
 	if (cfg->user_source == FDC_USRC_FILE)
 		e->max_ahead = 1;
+	e->give_back = cfg->user_source == FDC_USRC_GETRANDOM ||
+		       cfg->user_source == FDC_USRC_SEED;
 	/* Dijkstra's roulette rolls uniform dice only (SET_WEIGHTS refuses). */
 	if (fdc_source_is_device(&e->src)) {
 		u32 ext;
@@ -389,6 +391,31 @@ int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out)
 		return -1;
 	e->rolls++;
 	return 0;
+}
+
+/**
+ * fdc_engine_give_back() - return to the sampler's state a uniform value
+ *	a draw made but its caller did not need
+ * @e: the engine
+ * @u: the value, uniform on [0, @c) and independent of everything the
+ *	caller does with the draw (a reservoir's draw beyond its size, say)
+ * @c: the number of values it could take
+ *
+ * The state Z, uniform on [0, M) and independent of every roll, becomes
+ * Z @c + @u, uniform on [0, M @c): the next draws need that much fewer
+ * fresh bits. When the state is not a lone 64-bit one with room for @c
+ * more, or the source rolls its own dice, @u is dropped, which is as
+ * exact. Only when @e->give_back.
+ */
+void fdc_engine_give_back(struct fdc_engine *e, u64 u, u64 c)
+{
+	struct fd_sampler *s = &e->sampler;
+
+	if (!e->give_back || e->own_dice || c < 2 || u >= c || s->large ||
+	    s->ndigits || s->m2 > 1 || s->m > ~0ULL / c)
+		return;
+	s->z = s->z * c + u;
+	s->m *= c;
 }
 
 /**

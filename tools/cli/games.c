@@ -270,6 +270,72 @@ out_free:
 }
 
 /**
+ * fdc_reservoir_start() - the reservoir of a sample of @k from a stream,
+ *	after its first @m items
+ * @e: where the draws come from
+ * @m: the items seen so far
+ * @k: the sample's size
+ * @out: min(@k, @m) distinct items of [0, @m), as an ordered sample
+ *
+ * A uniform ordered sample of @k of the @m (fdc_sample()), or, when @k is
+ * at least @m, a uniform order of all of them (fdc_shuffle()): the state
+ * fdc_reservoir_slot() takes the stream on from. Starting from the first
+ * @m items read at once costs log2(m!/(m-k)!) fair bits for them instead
+ * of a draw per item.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_reservoir_start(struct fdc_engine *e, u64 m, u64 k, u64 *out)
+{
+	u64 i;
+
+	if (k <= m)
+		return fdc_sample(e, m, k, out);
+	for (i = 0; i < m; i++)
+		out[i] = i;
+	return fdc_shuffle(e, out, m, m);
+}
+
+/**
+ * fdc_reservoir_slot() - where item @seen of a stream goes in the
+ *	reservoir of a sample
+ * @e: where the draws come from
+ * @seen: the items before it, at least those given to fdc_reservoir_start()
+ * @k: the sample's size
+ * @slot: the place drawn, r exact in [0, @seen]
+ *
+ * The reservoir R of a sample of k holds a uniform ordered sample of
+ * min(k, @seen) of the items seen. While it is not full (@seen < k) it
+ * grows by an inside-out shuffle step: R[seen] = R[r], R[r] = the item.
+ * Once it is full, the item replaces R[r] when r < k and is dropped
+ * otherwise. Either step keeps R a uniform ordered sample: an ordered
+ * sample holding the item at place j comes from the @seen - k + 1 samples
+ * that hold another item there, each of probability (seen - k)!/seen!,
+ * with r = j, of probability 1/(seen + 1): (seen + 1 - k)!/(seen + 1)! in
+ * all, as for a sample without it, kept with probability
+ * 1 - k/(seen + 1). The memory is k items, whatever the length of the
+ * stream. A dropped item's r - k, uniform on [0, seen + 1 - k) whatever
+ * else happened, goes back to the engine's state (fdc_engine_give_back()),
+ * so that a draw costs about the entropy of the decision, not
+ * log2(seen + 1) fair bits.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_reservoir_slot(struct fdc_engine *e, u64 seen, u64 k, u64 *slot)
+{
+	if (seen == UINT64_MAX) {
+		fdc_err("more than 2^64-1 items");
+		return -1;
+	}
+	if (fdc_engine_draw(e, seen + 1, slot))
+		return -1;
+	/* A place past the reservoir is uniform beyond it: not needed. */
+	if (seen >= k && *slot >= k)
+		fdc_engine_give_back(e, *slot - k, seen + 1 - k);
+	return 0;
+}
+
+/**
  * fdc_log2_falling() - log2(@n!/(@n - @k)!), the bits a sample needs
  * @n: the population
  * @k: the sample's size

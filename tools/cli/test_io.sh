@@ -213,5 +213,59 @@ hint io_hint_rolldice_s1 4d6s1 "rolldice's 'sN' (drop the N lowest) is fairdie's
 printf '1d20rr1\n' | "$bin" --seed=1 roll >/dev/null 2>"$tmp/err"
 has io_hint_stdin "$tmp/err" "is fairdie's 'r'"
 
+# --- item 5: shuffle -n K and sample keep K lines, not the input -----------
+seq 10000000 >"$tmp/big"
+if [ -x /usr/bin/time ]; then
+	for how in file stdin pipe; do
+		case $how in
+		file) /usr/bin/time -f %M -o "$tmp/rss" "$bin" --seed=1 shuffle -n 5 \
+			"$tmp/big" >"$tmp/out" 2>"$tmp/err" ;;
+		stdin) /usr/bin/time -f %M -o "$tmp/rss" "$bin" --seed=1 shuffle -n 5 \
+			<"$tmp/big" >"$tmp/out" 2>"$tmp/err" ;;
+		pipe) cat "$tmp/big" | /usr/bin/time -f %M -o "$tmp/rss" "$bin" \
+			--seed=1 sample -n 5 >"$tmp/out" 2>"$tmp/err" ;;
+		esac
+		rss=$(tail -n 1 "$tmp/rss")
+		echo "io_memory_sample_$how: shuffle -n 5 of 10^7 lines: max RSS $rss KB"
+		if [ "$rss" -le 4096 ] &&
+			[ "$(sort -u "$tmp/out" | awk '$1 >= 1 && $1 <= 10000000' | wc -l)" = 5 ]; then
+			ok "io_memory_sample_$how"
+		else
+			bad "io_memory_sample_$how" "max RSS $rss KB (at most 4096), output $(cat "$tmp/out" | tr '\n' ' ')"
+		fi
+	done
+else
+	skip io_memory_sample "no /usr/bin/time (Debian package time)"
+fi
+# Past the part read at once, a line that straddles the reads, an
+# unfinished last line, -z: every line comes out once when K >= N.
+seq 300000 >"$tmp/mid"
+"$bin" --seed=2 shuffle -n 400000 <"$tmp/mid" | sort -n | cmp -s - "$tmp/mid"
+same io_reservoir_all_lines "$?" 0
+head -c -1 "$tmp/mid" | "$bin" --seed=2 shuffle -n 400000 | sort -n | cmp -s - "$tmp/mid"
+same io_reservoir_unfinished_line "$?" 0
+tr '\n' '\0' <"$tmp/mid" | "$bin" --seed=2 shuffle -z -n 400000 | tr '\0' '\n' |
+	sort -n | cmp -s - "$tmp/mid"
+same io_reservoir_zero_terminated "$?" 0
+same io_reservoir_distinct "$("$bin" --seed=2 sample -n 250000 "$tmp/mid" | sort -u | wc -l)" \
+	250000
+# A pipe: the values the reservoir does not need go back to the state,
+# about the bits of the sample, not a draw's worth per line (1.9 million).
+cat "$tmp/mid" | "$bin" --seed=3 sample -n 2 --stats >/dev/null 2>"$tmp/err"
+used=$(awk '/^fair bits used:/ { print int($4) }' "$tmp/err")
+if [ -n "$used" ] && [ "$used" -lt 1000 ]; then
+	ok io_reservoir_bits
+else
+	bad io_reservoir_bits "sample -n 2 of 300000 lines used '$used' fair bits"
+fi
+# A file is read twice instead: the draws of a file read whole, about
+# log2(300000 * 299999) = 36.4 bits; 64 bytes of random bits suffice.
+"$bin" --seed=3 sample -n 2 --stats <"$tmp/mid" >/dev/null 2>"$tmp/err"
+used=$(awk '/^fair bits used:/ { print int($4) }' "$tmp/err")
+same io_two_pass_bits "$used" 36
+head -c 64 /dev/urandom >"$tmp/rs64"
+"$bin" --random-source="$tmp/rs64" sample -n 2 "$tmp/mid" >"$tmp/out" 2>"$tmp/err"
+same io_two_pass_file_source "$?:$(wc -l <"$tmp/out")" "0:2"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -15,7 +15,8 @@
 # The VM: busybox-static, Debian's kernel image, and QEMU 10.0 from
 # bookworm-backports, unpacked under .build/ by tools/scripts/qemu.sh
 # (nothing installed on the host for it). Tests and docs: sparse,
-# rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox.
+# rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox; time (the
+# tool's peak memory) and bsdutils (script: the tool on a terminal).
 set -eu
 
 PKGS="debhelper dh-dkms dkms fakeroot lintian
@@ -23,7 +24,7 @@ gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
-flex bison libelf-dev libssl-dev nettle-dev libgmp-dev"
+flex bison libelf-dev libssl-dev nettle-dev libgmp-dev time bsdutils"
 
 here=$(cd "$(dirname "$0")" && pwd)
 
