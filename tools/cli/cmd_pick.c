@@ -227,6 +227,9 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 		else
 			fdc_json_array();
 	}
+	/* --stats writes after the draws: the meter may show meanwhile. */
+	if (stats)
+		fdc_progress_output(NULL);
 	ret = fdc_pick_draws(cfg, &d, count, fdc_faces_put, &o);
 	if (!ret && json && !stats)
 		fdc_json_close();

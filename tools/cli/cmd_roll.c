@@ -701,6 +701,9 @@ static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (r.stats && !r.count_set)
 		r.count = 10000;
+	/* --stats writes after the rolls: the meter may show meanwhile. */
+	if (r.stats)
+		fdc_progress_output(NULL);
 	if (r.stats && !r.count) {
 		fdc_err("roll: --stats needs a COUNT of at least 1");
 		return FDC_EXIT_USAGE;

@@ -140,6 +140,9 @@ struct fdc_sum {
  * @sums: totals of dice made ahead, per (count, sides), with their tables
  * @no_weights: the device's extractor (DIJKSTRA) draws no weighted dice:
  *	totals of dice are rolled die by die
+ * @progress: called by long draws (a shuffle of millions) with the draws
+ *	done, first 0, then multiples of 4096, and their total; or NULL
+ * @progress_what: its first argument, the command
  * @give_back: fdc_engine_give_back() returns values to @sampler's state:
  *	for sources without end only (getrandom, a seed), since the fair bits
  *	it saves depend on the outcome, which a source that runs out would
@@ -162,6 +165,8 @@ struct fdc_engine {
 	struct fdc_sum *hot_sum;
 	struct fdc_sum sums[FDC_SUM_SLOTS];
 	bool no_weights;
+	void (*progress)(const char *what, u64 done, u64 total);
+	const char *progress_what;
 	bool give_back;
 	u64 bits_read;
 	u64 rolls;

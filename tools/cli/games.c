@@ -21,6 +21,17 @@ double fdc_log2_factorial(u64 n)
 	return n < 2 ? 0 : lgamma((double)n + 1) / M_LN2;
 }
 
+/*
+ * Tell @e->progress that the draws went from @from to @to of @total, when
+ * they passed a multiple of 4096 (and at the start, @to 0).
+ */
+static void fdc_games_progress(struct fdc_engine *e, u64 from, u64 to,
+			       u64 total)
+{
+	if (e->progress && (!to || from >> 12 != to >> 12))
+		e->progress(e->progress_what, to & ~4095ULL, total);
+}
+
 /**
  * fdc_shuffle() - put a uniform ordered sample of @k of @items first, by
  *	Fisher and Yates' shuffle (Durstenfeld's swaps) stopped after @k
@@ -45,11 +56,12 @@ double fdc_log2_factorial(u64 n)
  */
 int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 {
-	u64 i = 0, j, prod, r, size, at, tmp;
+	u64 i = 0, j, prod, r, size, at, tmp, from;
 
 	/* The last item of a full shuffle has nowhere to go. */
 	if (k >= n)
 		k = n ? n - 1 : 0;
+	fdc_games_progress(e, 0, 0, k);
 	while (i < k) {
 		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
 		prod = n - i;
@@ -57,7 +69,7 @@ int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 			prod *= n - j;
 		if (fdc_engine_draw(e, prod, &r))
 			return -1;
-		for (; i < j; i++) {
+		for (from = i; i < j; i++) {
 			size = n - i;
 			at = i + r % size;
 			r /= size;
@@ -65,6 +77,7 @@ int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 			items[i] = items[at];
 			items[at] = tmp;
 		}
+		fdc_games_progress(e, from, i, k);
 	}
 	return 0;
 }
@@ -244,6 +257,7 @@ int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out)
 		fdc_err("out of memory");
 		goto out_free;
 	}
+	fdc_games_progress(e, 0, 0, k);
 	while (i < k) {
 		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
 		prod = n - i;
@@ -251,6 +265,7 @@ int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out)
 			prod *= n - j;
 		if (fdc_engine_draw(e, prod, &r))
 			goto out_free;
+		fdc_games_progress(e, i, j, k);
 		for (; i < j; i++) {
 			size = n - i;
 			a = fdc_swaps_slot(&m, i);

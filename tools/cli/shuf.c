@@ -760,11 +760,13 @@ out:
  * @f: the stream
  * @sh: the run
  * @lines: the input lines (FDC_SHUF_LINES)
+ * @writing: the progress meter's name for the output of a run
  */
 struct fdc_shuf_out {
 	FILE *f;
 	const struct fdc_shuf *sh;
 	const struct fdc_lines *lines;
+	char writing[32];
 };
 
 /*
@@ -848,6 +850,8 @@ static int fdc_shuf_repeat(struct fdc_engine *e, const struct fdc_shuf_out *o,
 	u64 buf[FDC_CACHE_MAX], done = 0, chunk, i;
 
 	while (done < k && !ferror(o->f)) {
+		if (k != UINT64_MAX)
+			fdc_progress(o->sh->cmd, done, k);
 		chunk = k - done < FDC_CACHE_MAX ? k - done : FDC_CACHE_MAX;
 		if (fdc_engine_rolls(e, n, buf, chunk))
 			return -1;
@@ -869,15 +873,26 @@ static int fdc_shuf_once(struct fdc_engine *e, const struct fdc_shuf_out *o,
 			 u64 *items, u64 *pick, u64 n, u64 k)
 {
 	u64 i;
+	int ret;
 
+	/*
+	 * Nothing is written while the draws are made: their meter may show
+	 * on the terminal that gets the output, and is cleared before it.
+	 */
+	fdc_progress_output(NULL);
 	if (items) {
-		if (fdc_shuffle(e, items, n, k))
-			return -1;
+		ret = fdc_shuffle(e, items, n, k);
 		pick = items;
-	} else if (fdc_sample(e, n, k, pick)) {
-		return -1;
+	} else {
+		ret = fdc_sample(e, n, k, pick);
 	}
+	fdc_progress_end();
+	fdc_progress_output(o->f);
+	if (ret)
+		return -1;
 	for (i = 0; i < k && !ferror(o->f); i++) {
+		if (o->sh->times == 1)
+			fdc_progress(o->writing, i, k);
 		/* Lines come from all over the input: ask for one ahead. */
 		if (o->sh->input == FDC_SHUF_LINES && i + 16 < k)
 			__builtin_prefetch(o->lines->buf + pick[i + 16]);
@@ -1026,6 +1041,12 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		return FDC_EXIT_USAGE;
 	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
+	/* A run of millions of draws shows them, then their output. */
+	if (sh->times == 1) {
+		eng.progress = fdc_progress;
+		eng.progress_what = sh->cmd;
+	}
+	snprintf(o.writing, sizeof(o.writing), "%s (output)", sh->cmd);
 	switch (sh->input) {
 	case FDC_SHUF_RANGE:
 		n = sh->count;
@@ -1083,6 +1104,7 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	o.f = fdc_shuf_open_output(sh);
 	if (!o.f)
 		goto out_free;
+	fdc_progress_output(o.f);
 	if (o.f == stdout)
 		setvbuf(stdout, NULL, _IOFBF, 65536);
 	if (sh->json) {

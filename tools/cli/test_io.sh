@@ -267,5 +267,69 @@ head -c 64 /dev/urandom >"$tmp/rs64"
 "$bin" --random-source="$tmp/rs64" sample -n 2 "$tmp/mid" >"$tmp/out" 2>"$tmp/err"
 same io_two_pass_file_source "$?:$(wc -l <"$tmp/out")" "0:2"
 
+# --- item 2: the progress meter on a terminal -------------------------------
+# script(1) runs the tool on a pseudo-terminal and keeps what it shows.
+# clean NAME LOG PATTERN: every line the terminal shows is output matching
+# the extended regular expression PATTERN once a meter cleared before it
+# ("\r...\r\033[K") is taken away: no meter text inside the output.
+shown() {
+	tr -d '\r' <"$1" | grep -av -e '^Script started' -e '^Script done' |
+		sed 's/^.*\x1b\[K//' | grep -av '^$'
+}
+
+clean() {
+	bad_lines=$(shown "$2" | grep -cvE "^($3)\$")
+	if [ "$bad_lines" -eq 0 ] && [ -s "$2" ]; then
+		ok "$1"
+	else
+		bad "$1" "$bad_lines lines are not output: $(shown "$2" |
+			grep -vE "^($3)\$" | head -n 2 | od -c | head -n 4)"
+	fi
+}
+
+# meter NAME WHAT CMD: CMD, its output to /dev/null, shows "WHAT: N% (..."
+meter() {
+	name=$1
+	what=$2
+	shift 2
+	script -qec "$*" "$tmp/log" >/dev/null 2>&1 </dev/null
+	if grep -qaE "$what: [0-9]+% \([0-9]+ of [0-9]+\)" "$tmp/log"; then
+		ok "$name"
+	else
+		bad "$name" "no meter '$what: N% (...)' on the terminal: $(head -c 200 "$tmp/log" | od -c | head -n 3)"
+	fi
+}
+
+if command -v script >/dev/null 2>&1; then
+	# The output on the terminal: no meter text among the lines.
+	script -qec "$bin --seed=1 roll -n 1500000 d6" "$tmp/log" \
+		>/dev/null 2>&1 </dev/null
+	clean io_meter_roll_tty_clean "$tmp/log" '[1-6]'
+	same io_meter_roll_tty_lines "$(shown "$tmp/log" | grep -c .)" 1500000
+	script -qec "$bin --seed=1 shuffle -i 1-2000000" "$tmp/log" \
+		>/dev/null 2>&1 </dev/null
+	clean io_meter_shuffle_tty_clean "$tmp/log" '[0-9]+'
+	same io_meter_shuffle_tty_lines "$(shown "$tmp/log" | sort -n | uniq |
+		grep -c .)" 2000000
+	# Output elsewhere: every long command shows its meter on the terminal.
+	meter io_meter_roll roll "$bin --seed=1 roll -n 25000000 d6 >/dev/null"
+	meter io_meter_roll_stats roll \
+		"$bin --seed=1 roll --stats -n 6000000 4d6k3 >/dev/null"
+	meter io_meter_shuffle_repeat shuffle \
+		"$bin --seed=1 shuffle -r -i 1-6 -n 60000000 >/dev/null"
+	meter io_meter_shuffle_range shuffle \
+		"$bin --seed=1 shuffle -i 1-5000000 >/dev/null"
+	meter io_meter_sample_sparse sample \
+		"$bin --seed=1 sample -n 1500000 -i 1-4000000000 >/dev/null"
+	printf '1 a\n2 b\n3 c\n' >"$tmp/loot"
+	meter io_meter_pick pick "$bin --seed=1 pick -n 40000000 $tmp/loot >/dev/null"
+	meter io_meter_craps craps "$bin --seed=1 craps -n 15000000 >/dev/null"
+	"$bin" --seed=1 shuffle -r -i 1-6 -n 6000000 >"$tmp/d6"
+	meter io_meter_extract extract \
+		"$bin extract --faces=6 --method=tree --sides=6 <$tmp/d6 >/dev/null"
+else
+	skip io_meter "no script(1) (Debian package bsdutils)"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

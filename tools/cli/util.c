@@ -392,6 +392,32 @@ int fdc_finish_output(void)
 
 static long long fdc_progress_next;
 static bool fdc_progress_shown;
+static int fdc_progress_out_fd = STDOUT_FILENO;
+
+/**
+ * fdc_progress_output() - where the command writes while the meter runs
+ * @f: the stream its output goes to during the run (standard output by
+ *	default, -o FILE), or NULL when it writes only after the run (roll
+ *	--stats, craps' summary)
+ *
+ * The meter is not shown on a terminal that also shows that output: the
+ * lines scrolling by are the progress there, and the meter's text would
+ * land among them.
+ */
+void fdc_progress_output(FILE *f)
+{
+	fdc_progress_out_fd = f ? fileno(f) : -1;
+}
+
+/* Whether the output goes to the terminal the meter would write to. */
+static bool fdc_progress_shares_tty(void)
+{
+	struct stat out, err;
+
+	return fdc_progress_out_fd >= 0 && isatty(fdc_progress_out_fd) &&
+	       !fstat(fdc_progress_out_fd, &out) && !fstat(STDERR_FILENO, &err) &&
+	       out.st_rdev == err.st_rdev;
+}
 
 /**
  * fdc_progress() - a progress line on standard error for long runs
@@ -400,7 +426,9 @@ static bool fdc_progress_shown;
  * @total: steps in all
  *
  * Prints "craps: 41% (8200000 of 20000000)" over itself at most twice a
- * second, only when standard error is a terminal and @total is large.
+ * second, only when standard error is a terminal that does not also show
+ * the command's output (fdc_progress_output()), and @total is large. The
+ * first call of a run has @done 0; the others, multiples of 4096.
  */
 void fdc_progress(const char *what, u64 done, u64 total)
 {
@@ -411,7 +439,7 @@ void fdc_progress(const char *what, u64 done, u64 total)
 		return;
 	if (!done) {
 		/* The first half second stays quiet. */
-		if (!isatty(STDERR_FILENO)) {
+		if (!isatty(STDERR_FILENO) || fdc_progress_shares_tty()) {
 			fdc_progress_next = -1;
 			return;
 		}
