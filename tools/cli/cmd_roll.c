@@ -121,6 +121,66 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 }
 
 /*
+ * Whether @e is one plain die (d6, d20, dF, d100 - not 2d6, no modifier):
+ * its totals are the die's faces, rolled many at a time.
+ */
+static bool fdc_roll_plain_die(const struct fdc_dice_expr *e)
+{
+	const struct fdc_dice_node *nd = &e->node[e->root];
+	const struct fdc_dice_term *t = &nd->dice;
+	const struct fdc_dice_mods *m = &t->mods, *nm = &nd->mods;
+
+	return nd->kind == FDC_NODE_DICE && t->count == 1 && t->sides &&
+	       t->explode == FDC_EXPLODE_NONE && !t->nreroll && !t->has_min &&
+	       !t->has_max && !t->has_ra && !m->has_keep &&
+	       m->success.op == FDC_CMP_NONE && m->failure.op == FDC_CMP_NONE &&
+	       !nm->has_keep && nm->success.op == FDC_CMP_NONE &&
+	       nm->failure.op == FDC_CMP_NONE;
+}
+
+/*
+ * fdc_roll_lines() for one plain die: the engine's rolls printed as they
+ * come, without evaluating an expression for each (10^7 d6 then cost what
+ * shuffle -r -i 1-6 costs). The engine is asked as the expression asks it,
+ * roll by roll, except that rolls it already made ahead are taken many at
+ * a time: the same rolls for the same seed.
+ */
+static int fdc_roll_plain_lines(struct fdc_roll *r,
+				const struct fdc_dice_expr *e)
+{
+	const struct fdc_dice_term *t = &e->node[e->root].dice;
+	u64 buf[FDC_CACHE_MAX], n = r->count * e->repeat, done = 0, i, k;
+	const struct fdc_cache *c;
+	s64 face;
+
+	while (done < n && !ferror_unlocked(stdout)) {
+		fdc_progress("roll", done / e->repeat & ~4095ULL, r->count);
+		c = r->dev.hot;
+		k = c && c->sides == t->sides ? c->len - c->pos : 0;
+		if (k > n - done)
+			k = n - done;
+		if (!k)
+			k = 1;
+		if (fdc_engine_rolls(&r->dev, t->sides, buf, k))
+			return -1;
+		for (i = 0; i < k; i++, done++) {
+			face = (s64)buf[i] + 1 + t->offset;
+			if (r->json)
+				fdc_json_s64(face);
+			else
+				fdc_print_s64(stdout, face,
+					      (done + 1) % e->repeat ? ' ' : '\n');
+		}
+	}
+	fdc_progress_end();
+	if (r->json) {
+		fdc_json_close();
+		fdc_json_close();
+	}
+	return 0;
+}
+
+/*
  * Print COUNT lines of @e; with --json, one object of the "rolls" array:
  * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers]} and with -v
  * "dice": [one array per total of its dice, fdc_dice_roll_json()'s].
@@ -142,6 +202,10 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 		fdc_json_u64(e->repeat);
 		fdc_json_key("totals");
 		fdc_json_array();
+	}
+	if (!r->verbose && fdc_roll_plain_die(e))
+		return fdc_roll_plain_lines(r, e);
+	if (r->json) {
 		if (r->verbose) {
 			details = calloc(n, sizeof(*details));
 			if (!details) {
