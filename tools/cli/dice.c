@@ -1787,9 +1787,9 @@ static const struct fdc_peer_hint fdc_peer_hints[] = {
 	{ "e", "0123456789<>=",
 	  "avrae's 'e' (explode) is fairdie's '!': 4d6!6 explodes on a 6, 4d6!>5 on 5 or more" },
 	{ "cs", "0123456789<>=",
-	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count such dice with a success count: 1d20>20" },
+	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count with 1d20>20" },
 	{ "cf", "0123456789<>=",
-	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count such dice with a success count: 1d20<1" },
+	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count with 1d20<1" },
 	{ "s", "0123456789",
 	  "rolldice's 'sN' (drop the N lowest) is fairdie's 'dN' (or 'dlN'): 4d6d1" },
 };

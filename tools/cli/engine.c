@@ -37,6 +37,9 @@ int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
 	e->hot_sum = NULL;
 	memset(e->sums, 0, sizeof(e->sums));
 	e->no_weights = false;
+	e->progress = NULL;
+	e->progress_what = NULL;
+	e->give_back = false;
 	e->bits_read = 0;
 	e->rolls = 0;
 	fd_pool_clear(&e->pool);

@@ -100,6 +100,7 @@ static int fdt_reservoir(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
 
 typedef int (*fdt_shuffle_fn)(struct fdc_engine *e, u64 *perm, u64 n,
 			      u64 k);
+
 /*
  * The reservoir with the values it does not need given back to the state
  * (fdc_engine_give_back(), sources without end): the bits a run takes then
@@ -158,17 +159,17 @@ static void fdt_reservoir_given_back(u64 n, u64 k, u64 m,
 	for (r = 0; r < nout; r++)
 		if (fabs(mass[r] - 1.0 / nout) > worst)
 			worst = fabs(mass[r] - 1.0 / nout);
-	CHECK(!bad && done > 0.99 && worst <= 1 - done + 1e-12,
+	CHECK(!bad && done > 0.99 && worst <= 1 - done + ldexp(1, -40),
 	      "reservoir given back, %llu of %llu from the first %llu: off by %g, %g unfinished",
 	      (unsigned long long)k, (unsigned long long)n,
 	      (unsigned long long)m, worst, 1 - done);
-	printf("given back: %llu of %llu from the first %llu, 2^%u bits: each within %.2g of 1/%llu, %.2g unfinished\n",
+	printf("given back: %llu of %llu from the first %llu, 2^%u bits: ",
 	       (unsigned long long)k, (unsigned long long)n,
-	       (unsigned long long)m, depth, worst, (unsigned long long)nout,
-	       1 - done);
+	       (unsigned long long)m, depth);
+	printf("each within %.2g of 1/%llu, %.2g unfinished\n", worst,
+	       (unsigned long long)nout, 1 - done);
 	free(mass);
 }
-
 
 /*
  * Feed the shuffle of @n (its first @k items drawn) every string of @depth

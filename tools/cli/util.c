@@ -520,6 +520,9 @@ static const int fdc_output_signals[] = {
  * @target: what the temporary file is renamed to: FILE, or where FILE
  *	points when it is a symbolic link
  * @tmp: the temporary file beside @target; read by the signal handler
+ * @have_tmp: @tmp exists; read by the signal handler, written with the
+ *	signals blocked (sigprocmask() also keeps the compiler from moving
+ *	the write)
  * @direct: FILE exists and is not a regular file (a device, a pipe): it is
  *	written as it is, since nothing can take its place
  */
@@ -528,7 +531,7 @@ static struct fdc_output {
 	const char *path;
 	char target[PATH_MAX];
 	char tmp[PATH_MAX + 32];
-	volatile sig_atomic_t have_tmp;
+	sig_atomic_t have_tmp;
 	bool direct;
 } fdc_out;
 
