@@ -390,7 +390,7 @@ int fdc_finish_output(void)
 #define FDC_PROGRESS_MIN	100000
 #define FDC_PROGRESS_NS		500000000LL
 
-static long long fdc_progress_next;
+static long long fdc_progress_next, fdc_progress_start;
 static bool fdc_progress_shown;
 static int fdc_progress_out_fd = STDOUT_FILENO;
 
@@ -438,14 +438,19 @@ void fdc_progress(const char *what, u64 done, u64 total)
 	if (total < FDC_PROGRESS_MIN || done & 4095)
 		return;
 	if (!done) {
-		/* The first half second stays quiet. */
+		/*
+		 * The first half second of the command stays quiet; a second
+		 * meter (the output after the draws) shows at once after it.
+		 */
 		if (!isatty(STDERR_FILENO) || fdc_progress_shares_tty()) {
 			fdc_progress_next = -1;
 			return;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		fdc_progress_next = ts.tv_sec * 1000000000LL + ts.tv_nsec +
-				    FDC_PROGRESS_NS;
+		now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		if (!fdc_progress_start)
+			fdc_progress_start = now;
+		fdc_progress_next = fdc_progress_start + FDC_PROGRESS_NS;
 		return;
 	}
 	if (fdc_progress_next < 0)
