@@ -87,6 +87,11 @@ ln -s h "$tmp/link"
 "$bin" --seed=1 shuffle -o "$tmp/link" -i 1-3 2>"$tmp/err"
 same io_output_symlink "$([ -L "$tmp/link" ] && echo link):$(sort "$tmp/h" | tr '\n' ' ')" \
 	"link:1 2 3 "
+# /dev/stdout appended to by the shell: written directly, nothing lost.
+echo first >"$tmp/log1"
+"$bin" --seed=1 shuffle -o /dev/stdout -i 1-3 >>"$tmp/log1" 2>"$tmp/err"
+same io_output_dev_stdout "$(tr '\n' ' ' <"$tmp/log1" | cut -c1-6):$(wc -l <"$tmp/log1")" \
+	"first :4"
 # A device is written as it is: /dev/full fails with the disk's message.
 "$bin" --seed=1 shuffle -o /dev/full -i 1-10 2>"$tmp/err"
 same io_output_dev_full "$?" 1

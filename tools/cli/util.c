@@ -592,7 +592,8 @@ static void fdc_output_handlers(void)
  * over FILE only when the whole run succeeded. FILE is left as it was on
  * any failure: the source of bits running out, a full disk, a signal. So
  * FILE may also be the command's input. A FILE that exists and is not a
- * regular file (/dev/null, a pipe) is written directly.
+ * regular file (/dev/null, a pipe), or is under /dev or /proc
+ * (/dev/stdout), is written directly.
  *
  * Return: the stream, or NULL after printing a one-line error.
  */
@@ -609,9 +610,17 @@ FILE *fdc_output_open(const char *cmd, const char *path)
 	memset(&fdc_out, 0, sizeof(fdc_out));
 	fdc_out.path = path;
 	exists = !stat(path, &st);
+	/*
+	 * /dev/stdout, /proc/self/fd/N: a descriptor another program opened
+	 * (maybe to append), which only a direct write honours.
+	 */
+	if (exists && (!strncmp(path, "/dev/", 5) ||
+		       !strncmp(path, "/proc/", 6)))
+		st.st_mode = S_IFCHR;
 	if (exists && !S_ISREG(st.st_mode)) {
 		fdc_out.direct = true;
-		fdc_out.f = fopen(path, "we");
+		/* Appending: a shell's ">> log" behind /dev/stdout is kept. */
+		fdc_out.f = fopen(path, "ae");
 		if (!fdc_out.f)
 			goto out_err;
 		return fdc_out.f;
