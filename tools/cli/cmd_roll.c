@@ -717,8 +717,12 @@ static char **fdc_roll_uncomment(int argc, char **argv, int *n)
 	return out;
 }
 
-/* fdc_cmd_roll(), its arguments that start with '-' made expressions. */
-static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv)
+/*
+ * fdc_cmd_roll(), its arguments that start with '-' made expressions: the
+ * strings in @minus, which lose their blank again after the options.
+ */
+static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv,
+			char **minus)
 {
 	struct fdc_roll r = { .count = 1 };
 	struct fdc_dice_expr e;
@@ -756,6 +760,10 @@ static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv)
 			return FDC_EXIT_USAGE;
 		}
 	}
+	for (c = optind; minus && c < argc; c++)
+		for (i = 0; minus[i]; i++)
+			if (argv[c] == minus[i])
+				argv[c] = minus[i] + 1;
 	if (weights) {
 		if (optind < argc || r.verbose) {
 			fdc_err("roll: --weights takes no EXPR and no --verbose");
@@ -847,7 +855,7 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 		fdc_err("out of memory");
 		ret = FDC_EXIT_FAILURE;
 	} else {
-		ret = fdc_roll_run(cfg, argc, argv);
+		ret = fdc_roll_run(cfg, argc, argv, minus);
 	}
 	for (i = 0; minus && minus[i]; i++)
 		free(minus[i]);

@@ -178,6 +178,8 @@ same io_roll_plus_arg "$("$bin" --seed=5 roll 1d20 +2 2>"$tmp/err")" \
 	"$("$bin" --seed=5 roll '1d20 + 2')"
 same io_roll_minus_first "$("$bin" --seed=5 roll -n 2 -1d4 2>"$tmp/err")" \
 	"$("$bin" --seed=5 roll -n 2 -- -1d4)"
+"$bin" --seed=5 roll --json 1d20 -2 >"$tmp/out" 2>"$tmp/err"
+has io_roll_minus_arg_json "$tmp/out" '"expr": "1d20 -2"'
 "$bin" --seed=5 roll -n -2 d6 >/dev/null 2>"$tmp/err"
 same io_roll_minus_value "$?" 2
 has io_roll_minus_value_message "$tmp/err" "invalid COUNT '-2'"
