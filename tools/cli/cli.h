@@ -53,8 +53,11 @@ int fdc_getopt(struct fdc_config *cfg, int argc, char **argv,
 int fdc_parse_cmd_opts(struct fdc_config *cfg, int argc, char **argv,
 		       const struct fdc_cmd_opts *opts, u64 *num, bool *json);
 int fdc_finish_output(void);
+FILE *fdc_output_open(const char *cmd, const char *path);
+int fdc_output_close(const char *cmd, FILE *f, bool ok);
 void fdc_help(const char *text);
 void fdc_progress(const char *what, u64 done, u64 total);
+void fdc_progress_output(FILE *f);
 void fdc_progress_end(void);
 void fdc_print_u64(FILE *f, u64 v, int end);
 void fdc_print_s64(FILE *f, s64 v, int end);

@@ -86,6 +86,9 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
+	/* Without --verbose, the summary comes after the games. */
+	if (!verbose)
+		fdc_progress_output(NULL);
 	for (i = 0; i < games; i++) {
 		fdc_progress("craps", i, games);
 		if (fdc_craps_game(&eng, &win, &throws, verbose ? stdout : NULL)) {

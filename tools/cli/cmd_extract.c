@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -138,6 +139,9 @@ static void fdc_print_value(void *ctx, u64 v)
  * @line: the line of the next byte, from 1
  * @utf8: the UTF-8 check of the input so far
  * @bad: why the input is not text (a NUL byte, invalid UTF-8), or NULL
+ * @size: the bytes of standard input when it is a regular file, for the
+ *	progress meter; 0 otherwise
+ * @done: the bytes read
  */
 struct fdc_input {
 	char buf[4096];
@@ -148,6 +152,8 @@ struct fdc_input {
 	u64 line;
 	struct fdc_utf8 utf8;
 	const char *bad;
+	u64 size;
+	u64 done;
 };
 
 /* fdc_input_getc() met input that is not text: @in->bad says why. */
@@ -174,6 +180,9 @@ static int fdc_input_byte(struct fdc_input *in)
 	}
 	in->pos = 1;
 	in->len = r;
+	in->done += r;
+	if (in->size)
+		fdc_progress("extract", in->done & ~4095ULL, in->size);
 	return (unsigned char)in->buf[0];
 }
 
@@ -265,6 +274,7 @@ static int fdc_extract_stream(struct fdc_extract *x, bool zero,
 			      const struct fdc_printer *p)
 {
 	static struct fdc_input in = { .line = 1 };
+	struct stat st;
 	char tok[128];
 	u64 tok_line, face, first = zero ? 0 : 1;
 	/* Runs of digits are rolls one digit each when every face is one. */
@@ -272,6 +282,11 @@ static int fdc_extract_stream(struct fdc_extract *x, bool zero,
 	size_t i, len;
 	int err, got;
 
+	/* From a file, the bytes read show the progress. */
+	if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode)) {
+		in.size = st.st_size;
+		fdc_progress("extract", 0, in.size);
+	}
 	while ((got = fdc_next_token(&in, tok, sizeof(tok), &tok_line)) > 0) {
 		len = strlen(tok);
 		for (i = 0; i < len; i++) {
@@ -415,7 +430,11 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 			fdc_quote(argv[optind]));
 		return FDC_EXIT_USAGE;
 	}
-	if (cfg->user_source != FDC_USRC_DEVICE || cfg->device_opts) {
+	/*
+	 * An option that names a source does not apply; FAIRDIE_SOURCE, the
+	 * default source of the other commands, has nothing to say here.
+	 */
+	if (cfg->source_opt || cfg->device_opts) {
 		fdc_err("extract: --device, --source, --extractor, --sim, --random-source and --seed do not apply: the output is made from the rolls on standard input");
 		return FDC_EXIT_USAGE;
 	}
@@ -482,6 +501,7 @@ int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv)
 	}
 	ret = fdc_extract_stream(&x, zero, &printer) ? FDC_EXIT_FAILURE :
 	      FDC_EXIT_OK;
+	fdc_progress_end();
 	if (!ret)
 		fdc_sink_finish(&sink);
 	if (printer.json) {

@@ -282,6 +282,9 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 			fdc_json_array();
 		}
 	}
+	/* --stats writes after the draws: the meter may show meanwhile. */
+	if (stats)
+		fdc_progress_output(NULL);
 	ret = fdc_pick_draws(cfg, &d, count, fdc_faces_put, &o);
 	if (!ret && json) {
 		if (!stats) {
@@ -376,6 +379,12 @@ static int fdc_items_line(struct fdc_items *t, const char *name, u64 lineno,
 	}
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	/* An item nobody can see is a mistake in the file, not an item. */
+	if (p == end) {
+		fdc_err("pick: %s:%llu: a weight with no item: expected 'WEIGHT ITEM'",
+			name, (unsigned long long)lineno);
+		return -1;
+	}
 	if (t->n == FD_WEIGHTS_MAX_FACES) {
 		fdc_err("pick: %s: more than %u items", name,
 			FD_WEIGHTS_MAX_FACES);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dice.h"
@@ -124,6 +125,66 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 }
 
 /*
+ * Whether @e is one plain die (d6, d20, dF, d100 - not 2d6, no modifier):
+ * its totals are the die's faces, rolled many at a time.
+ */
+static bool fdc_roll_plain_die(const struct fdc_dice_expr *e)
+{
+	const struct fdc_dice_node *nd = &e->node[e->root];
+	const struct fdc_dice_term *t = &nd->dice;
+	const struct fdc_dice_mods *m = &t->mods, *nm = &nd->mods;
+
+	return nd->kind == FDC_NODE_DICE && t->count == 1 && t->sides &&
+	       t->explode == FDC_EXPLODE_NONE && !t->nreroll && !t->has_min &&
+	       !t->has_max && !t->has_ra && !m->has_keep &&
+	       m->success.op == FDC_CMP_NONE && m->failure.op == FDC_CMP_NONE &&
+	       !nm->has_keep && nm->success.op == FDC_CMP_NONE &&
+	       nm->failure.op == FDC_CMP_NONE;
+}
+
+/*
+ * fdc_roll_lines() for one plain die: the engine's rolls printed as they
+ * come, without evaluating an expression for each (10^7 d6 then cost what
+ * shuffle -r -i 1-6 costs). The engine is asked as the expression asks it,
+ * roll by roll, except that rolls it already made ahead are taken many at
+ * a time: the same rolls for the same seed.
+ */
+static int fdc_roll_plain_lines(struct fdc_roll *r,
+				const struct fdc_dice_expr *e)
+{
+	const struct fdc_dice_term *t = &e->node[e->root].dice;
+	u64 buf[FDC_CACHE_MAX], n = r->count * e->repeat, done = 0, i, k;
+	const struct fdc_cache *c;
+	s64 face;
+
+	while (done < n && !ferror_unlocked(stdout)) {
+		fdc_progress("roll", done / e->repeat & ~4095ULL, r->count);
+		c = r->dev.hot;
+		k = c && c->sides == t->sides ? c->len - c->pos : 0;
+		if (k > n - done)
+			k = n - done;
+		if (!k)
+			k = 1;
+		if (fdc_engine_rolls(&r->dev, t->sides, buf, k))
+			return -1;
+		for (i = 0; i < k; i++, done++) {
+			face = (s64)buf[i] + 1 + t->offset;
+			if (r->json)
+				fdc_json_s64(face);
+			else
+				fdc_print_s64(stdout, face,
+					      (done + 1) % e->repeat ? ' ' : '\n');
+		}
+	}
+	fdc_progress_end();
+	if (r->json) {
+		fdc_json_close();
+		fdc_json_close();
+	}
+	return 0;
+}
+
+/*
  * Print COUNT lines of @e; with --json, one object of the "rolls" array:
  * {"expr": TEXT, "repeat": N, "totals": [COUNT * N integers], "dice": [with
  * -v one array per total of its dice, fdc_dice_roll_json()'s; else none]}.
@@ -145,6 +206,10 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 		fdc_json_u64(e->repeat);
 		fdc_json_key("totals");
 		fdc_json_array();
+	}
+	if (!r->verbose && fdc_roll_plain_die(e))
+		return fdc_roll_plain_lines(r, e);
+	if (r->json) {
 		if (r->verbose) {
 			details = calloc(n, sizeof(*details));
 			if (!details) {
@@ -404,10 +469,11 @@ static int fdc_roll_expr(struct fdc_roll *r, const char *text,
 			 const char *where)
 {
 	struct fdc_dice_expr e;
-	char err[256];
+	char err[512];
 	int ret;
 
 	if (fdc_dice_parse(text, &e, err, sizeof(err))) {
+		fdc_dice_hint(text, err, sizeof(err));
 		fdc_err("roll: %sbad expression '%s': %s", where,
 			fdc_quote(text), err);
 		return FDC_EXIT_USAGE;
@@ -475,7 +541,8 @@ static const char *fdc_line_problem(const char *s, size_t len)
 /*
  * Expressions from standard input, one per line. A line ends at LF, CR
  * or CRLF; '#' starts a comment; a line with a NUL byte or invalid UTF-8
- * is an error naming it.
+ * is an error naming it. A bad line ends the run unless standard input is
+ * a terminal.
  */
 static int fdc_roll_stdin(struct fdc_roll *r)
 {
@@ -484,6 +551,7 @@ static int fdc_roll_stdin(struct fdc_roll *r)
 	ssize_t got;
 	u64 lineno = 0;
 	int ret = FDC_EXIT_OK, one;
+	bool interactive = isatty(STDIN_FILENO);
 	const char *why;
 
 	while ((got = getdelim(&buf, &size, '\n', stdin)) >= 0) {
@@ -518,7 +586,12 @@ static int fdc_roll_stdin(struct fdc_roll *r)
 			one = fdc_roll_expr(r, line, where);
 			if (one)
 				ret = one;
-			if (one == FDC_EXIT_FAILURE)
+			/*
+			 * A bad line stops the run, so that the totals printed
+			 * stay one for each line read, in order; someone typing
+			 * at a terminal sees the error and goes on.
+			 */
+			if (one == FDC_EXIT_FAILURE || (one && !interactive))
 				goto out_free;
 			if (!r->json)
 				fflush(stdout);
@@ -569,19 +642,110 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 	return FDC_EXIT_OK;
 }
 
-/**
- * fdc_cmd_roll() - fairdie roll
- * @cfg: the global options
- * @argc: argument count, argv[0] being "roll"
- * @argv: the arguments
- *
- * Return: the exit status.
+/*
+ * Whether @arg, an argument of roll, takes the next argument as its value:
+ * -n, or a long option with a required value given without '='.
  */
-int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
+static bool fdc_roll_takes_value(const char *arg)
+{
+	static const char *const valued[] = {
+		"count", "weights", "device", "source", "extractor", "sides",
+		"sim", "random-source", "seed",
+	};
+	size_t i, len;
+
+	if (arg[0] != '-')
+		return false;
+	if (arg[1] != '-')
+		return arg[1] && arg[strlen(arg) - 1] == 'n' &&
+		       strspn(arg + 1, "vhn") == strlen(arg + 1);
+	if (strchr(arg, '='))
+		return false;
+	len = strlen(arg + 2);
+	for (i = 0; len && i < ARRAY_SIZE(valued); i++)
+		if (!strncmp(arg + 2, valued[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * "roll 1d20 -2" as "roll 1d20 +2": an argument that starts with '-' and a
+ * digit, 'd' or '(' is an expression (a term to subtract, a negative
+ * constant), not an option: roll has no such option. It gets a blank in
+ * front, which the option parser leaves alone and the expression ignores.
+ * Returns -1 when out of memory.
+ */
+static int fdc_roll_minus_args(int argc, char **argv, char ***owned)
+{
+	char **kept = NULL, *s;
+	int i, n = 0;
+
+	*owned = NULL;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || !strchr("0123456789d(", argv[i][1]) ||
+		    !argv[i][1] || fdc_roll_takes_value(argv[i - 1]))
+			continue;
+		if (!kept) {
+			kept = calloc(argc, sizeof(*kept));
+			if (!kept)
+				return -1;
+		}
+		s = malloc(strlen(argv[i]) + 2);
+		if (!s)
+			break;
+		s[0] = ' ';
+		strcpy(s + 1, argv[i]);
+		argv[i] = s;
+		kept[n++] = s;
+	}
+	*owned = kept;
+	return i < argc && strcmp(argv[i], "--") ? -1 : 0;
+}
+
+/*
+ * '#' starts a comment in an argument as on a line of standard input; an
+ * argument that is only a comment is no expression. Returns the arguments
+ * left, in one allocation, or NULL when out of memory.
+ */
+static char **fdc_roll_uncomment(int argc, char **argv, int *n)
+{
+	size_t len = 0;
+	char **out, *p, *hash;
+	int a;
+
+	for (a = 0; a < argc; a++)
+		len += strlen(argv[a]) + 1;
+	out = malloc((argc + 1) * sizeof(*out) + len);
+	if (!out)
+		return NULL;
+	p = (char *)(out + argc + 1);
+	*n = 0;
+	for (a = 0; a < argc; a++) {
+		strcpy(p, argv[a]);
+		hash = strchr(p, '#');
+		if (hash)
+			*hash = '\0';
+		/* An empty argument stays, for its message. */
+		if (hash && !p[strspn(p, " \t")])
+			continue;
+		out[(*n)++] = p;
+		p += strlen(p) + 1;
+	}
+	out[*n] = NULL;
+	return out;
+}
+
+/*
+ * fdc_cmd_roll(), its arguments that start with '-' made expressions: the
+ * strings in @minus, which lose their blank again after the options.
+ */
+static int fdc_roll_run(struct fdc_config *cfg, int argc, char **argv,
+			char **minus)
 {
 	struct fdc_roll r = { .count = 1 };
 	struct fdc_dice_expr e;
-	char err[256], **exprs = NULL, *joined = NULL;
+	char err[512], **exprs = NULL, *joined = NULL, **args = NULL;
+	int nargs;
 	const char *weights = NULL;
 	size_t n = 0, i;
 	int c, ret = FDC_EXIT_OK;
@@ -589,7 +753,8 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 	while ((c = fdc_getopt(cfg, argc, argv, "n:vh", fdc_roll_opts)) != -1) {
 		switch (c) {
 		case 'n':
-			if (fdc_parse_count("roll", "COUNT", optarg, 1,
+			/* As shuf -n 0: nothing to roll is no error. */
+			if (fdc_parse_count("roll", "COUNT", optarg, 0,
 					    FDC_MAX_COUNT, &r.count))
 				return FDC_EXIT_USAGE;
 			r.count_set = true;
@@ -613,6 +778,10 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 			return FDC_EXIT_USAGE;
 		}
 	}
+	for (c = optind; minus && c < argc; c++)
+		for (i = 0; minus[i]; i++)
+			if (argv[c] == minus[i])
+				argv[c] = minus[i] + 1;
 	if (weights) {
 		if (optind < argc || r.verbose) {
 			fdc_err("roll: --weights takes no EXPR and no --verbose");
@@ -622,16 +791,30 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 	}
 	if (r.stats && !r.count_set)
 		r.count = 10000;
+	/* --stats writes after the rolls: the meter may show meanwhile. */
+	if (r.stats)
+		fdc_progress_output(NULL);
+	if (r.stats && !r.count) {
+		fdc_err("roll: --stats needs a COUNT of at least 1");
+		return FDC_EXIT_USAGE;
+	}
 	if (optind < argc) {
-		exprs = fdc_roll_split(argc - optind, argv + optind, &n,
-				       &joined);
+		args = fdc_roll_uncomment(argc - optind, argv + optind, &nargs);
+		exprs = args ? fdc_roll_split(nargs, args, &n, &joined) : NULL;
 		if (!exprs) {
 			fdc_err("out of memory");
+			free(args);
 			return FDC_EXIT_FAILURE;
+		}
+		if (!n) {
+			fdc_err("roll: no expression, only a comment");
+			ret = FDC_EXIT_USAGE;
+			goto out_free;
 		}
 		/* Every expression is checked before any die is rolled. */
 		for (i = 0; i < n; i++) {
 			if (fdc_dice_parse(exprs[i], &e, err, sizeof(err))) {
+				fdc_dice_hint(exprs[i], err, sizeof(err));
 				fdc_err("roll: bad expression '%s': %s",
 					fdc_quote(exprs[i]), err);
 				ret = FDC_EXIT_USAGE;
@@ -683,5 +866,31 @@ int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
 out_free:
 	free(joined);
 	free(exprs);
+	free(args);
+	return ret;
+}
+
+/**
+ * fdc_cmd_roll() - fairdie roll
+ * @cfg: the global options
+ * @argc: argument count, argv[0] being "roll"
+ * @argv: the arguments
+ *
+ * Return: the exit status.
+ */
+int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv)
+{
+	char **minus;
+	int ret, i;
+
+	if (fdc_roll_minus_args(argc, argv, &minus)) {
+		fdc_err("out of memory");
+		ret = FDC_EXIT_FAILURE;
+	} else {
+		ret = fdc_roll_run(cfg, argc, argv, minus);
+	}
+	for (i = 0; minus && minus[i]; i++)
+		free(minus[i]);
+	free(minus);
 	return ret;
 }

@@ -67,7 +67,7 @@ int fdc_cmd_sample(struct fdc_config *cfg, int argc, char **argv)
 			fdc_err("sample: expected two arguments, K and N, or -n K (try 'fairdie sample --help')");
 			return FDC_EXIT_USAGE;
 		}
-		if (fdc_parse_count("sample", "N", argv[optind + 1], 1,
+		if (fdc_parse_count("sample", "N", argv[optind + 1], 0,
 				    UINT64_MAX, &n) ||
 		    fdc_parse_count("sample", "K", argv[optind], 0,
 				    n < FDC_SAMPLE_MAX_K ? n : FDC_SAMPLE_MAX_K,

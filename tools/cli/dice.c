@@ -2044,3 +2044,67 @@ int fdc_dice_roll_json(const struct fdc_dice_expr *expr,
 	*total = q.n;
 	return ret;
 }
+
+/* ------------------------------------------------------------------------
+ * Hints for the notations of other dice rollers
+ */
+
+/**
+ * struct fdc_peer_hint - a form of another roller and fairdie's spelling
+ * @form: what to look for, lower case, after a digit (the die's sides)
+ * @next: what must follow it: "" for anything, else one of these
+ *	characters
+ * @hint: the hint, naming fairdie's spelling with an example
+ */
+struct fdc_peer_hint {
+	const char *form;
+	const char *next;
+	const char *hint;
+};
+
+static const struct fdc_peer_hint fdc_peer_hints[] = {
+	{ "rr", "", "avrae's 'rr' (reroll while) is fairdie's 'r': 1d20r1, 4d6r<2" },
+	{ "e", "0123456789<>=",
+	  "avrae's 'e' (explode) is fairdie's '!': 4d6!6 explodes on a 6, 4d6!>5 on 5 or more" },
+	{ "cs", "0123456789<>=",
+	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count with 1d20>20" },
+	{ "cf", "0123456789<>=",
+	  "'cs' and 'cf' (critical marks) change no total: leave them out, or count with 1d20<1" },
+	{ "s", "0123456789",
+	  "rolldice's 'sN' (drop the N lowest) is fairdie's 'dN' (or 'dlN'): 4d6d1" },
+};
+
+/**
+ * fdc_dice_hint() - say how fairdie spells what another roller's notation
+ *	in @text means, after the error of fdc_dice_parse()
+ * @text: the expression that did not parse
+ * @err: its error message, to which "; HINT" is added when one applies
+ * @errlen: the room of @err
+ *
+ * Only forms that fairdie's own notation never has are recognized: a
+ * valid expression gets no hint, and nothing here changes what parses.
+ */
+void fdc_dice_hint(const char *text, char *err, size_t errlen)
+{
+	const struct fdc_peer_hint *h;
+	size_t i, k, len, used = strlen(err);
+	char c;
+
+	for (i = 1; text[i]; i++) {
+		if (!fdc_isdigit(text[i - 1]))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(fdc_peer_hints); k++) {
+			h = &fdc_peer_hints[k];
+			len = strlen(h->form);
+			if (strncasecmp(text + i, h->form, len))
+				continue;
+			c = text[i + len];
+			if (*h->next && (!c || !strchr(h->next, c)))
+				continue;
+			if (used + 2 < errlen)
+				snprintf(err + used, errlen - used, "; %s",
+					 h->hint);
+			return;
+		}
+	}
+}

@@ -237,6 +237,7 @@ struct fdc_dice_dist {
 
 int fdc_dice_parse(const char *text, struct fdc_dice_expr *expr,
 		   char *err, size_t errlen);
+void fdc_dice_hint(const char *text, char *err, size_t errlen);
 int fdc_dice_roll(const struct fdc_dice_expr *expr, struct fdc_engine *dev,
 		  s128 *total, FILE *verbose, unsigned int *deepest);
 int fdc_dice_roll_json(const struct fdc_dice_expr *expr,

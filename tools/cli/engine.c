@@ -37,6 +37,9 @@ int fdc_engine_open_source(struct fdc_engine *e, unsigned int precision)
 	e->hot_sum = NULL;
 	memset(e->sums, 0, sizeof(e->sums));
 	e->no_weights = false;
+	e->progress = NULL;
+	e->progress_what = NULL;
+	e->give_back = false;
 	e->bits_read = 0;
 	e->rolls = 0;
 	fd_pool_clear(&e->pool);
@@ -103,6 +106,8 @@ int fdc_engine_open(struct fdc_engine *e, const struct fdc_config *cfg)
 	if (cfg->user_source == FDC_USRC_FILE ||
 	    cfg->user_source == FDC_USRC_STREAM)
 		e->max_ahead = 1;
+	e->give_back = cfg->user_source == FDC_USRC_GETRANDOM ||
+		       cfg->user_source == FDC_USRC_SEED;
 	/* Dijkstra's roulette rolls uniform dice only (SET_WEIGHTS refuses). */
 	if (fdc_source_is_device(&e->src)) {
 		u32 ext;
@@ -139,8 +144,11 @@ void fdc_engine_close(struct fdc_engine *e)
 	fdc_source_close(&e->src);
 }
 
-/* More fair bits from the source into the pool. */
-static int fdc_engine_refill(struct fdc_engine *e)
+/*
+ * More fair bits from the source into the pool. Return: 0, 1 when the
+ * source has no more (nothing printed), or -1 after printing an error.
+ */
+static int fdc_engine_fetch(struct fdc_engine *e)
 {
 	u64 words[FDC_SOURCE_CHUNK_BITS / 64];
 	size_t room = fd_pool_room(&e->pool) / 64 * 64, i;
@@ -151,15 +159,61 @@ static int fdc_engine_refill(struct fdc_engine *e)
 	got = e->src.ops->bits(&e->src, words, room);
 	if (got < 0)
 		return -1;
-	if (!got) {
-		fdc_err("%s: the random source ran out after %llu bits (this run needs more)",
-			e->src.name, (unsigned long long)e->bits_read);
-		return -1;
-	}
+	if (!got)
+		return 1;
 	for (i = 0; i * 64 < (size_t)got; i++)
 		fd_pool_put(&e->pool, words[i],
 			    got - i * 64 < 64 ? got - i * 64 : 64);
 	e->bits_read += got;
+	return 0;
+}
+
+static void fdc_engine_ran_out(const struct fdc_engine *e)
+{
+	fdc_err("%s: the random source ran out after %llu bits (this run needs more)",
+		e->src.name, (unsigned long long)e->bits_read);
+}
+
+/* More fair bits from the source into the pool; running out is an error. */
+static int fdc_engine_refill(struct fdc_engine *e)
+{
+	int ret = fdc_engine_fetch(e);
+
+	if (ret > 0)
+		fdc_engine_ran_out(e);
+	return ret ? -1 : 0;
+}
+
+/*
+ * The source has no more bits: @n rolls of @sides from what the state and
+ * the pool still hold, one exact step at a time. The sampler tops its
+ * state up to many more bits than a roll needs, which would be lost here:
+ * any state of at least @sides values still gives exact rolls, so a file
+ * of 64 bits gives about 24 d6, not one.
+ */
+static int fdc_engine_last_rolls(struct fdc_engine *e, u64 sides, u64 *out,
+				 size_t n)
+{
+	struct fd_sampler *s = &e->sampler;
+
+	if (s->sides != sides || s->batch_bits) {
+		s->batch_bits = 0;
+		fd_sampler_set_sides(s, sides);
+	}
+	while (n) {
+		while (e->pool.count && fd_sampler_wants(s, 2)) {
+			fd_sampler_absorb(s, fd_pool_take(&e->pool, 1), 2);
+			s->bits++;
+		}
+		if (!s->ndigits && s->m < sides) {
+			fdc_engine_ran_out(e);
+			return -1;
+		}
+		if (fd_sampler_try(s, out)) {
+			out++;
+			n--;
+		}
+	}
 	return 0;
 }
 
@@ -178,6 +232,7 @@ static int fdc_engine_make(struct fdc_engine *e, u64 sides, u64 *out,
 	u8 stage[FDC_STAGE_BYTES];
 	unsigned int batch_bits;
 	size_t chunk, i;
+	int dry = 0;
 	u32 made;
 
 	if (e->own_dice)
@@ -200,9 +255,13 @@ static int fdc_engine_make(struct fdc_engine *e, u64 sides, u64 *out,
 		fd_sampler_set_sides(s, sides);
 	}
 	if (n == 1) {
-		while (!fd_sampler_roll(s, &e->pool, out))
-			if (fdc_engine_refill(e))
+		while (!fd_sampler_roll(s, &e->pool, out)) {
+			dry = fdc_engine_fetch(e);
+			if (dry < 0)
 				return -1;
+			if (dry)
+				return fdc_engine_last_rolls(e, sides, out, 1);
+		}
 		return 0;
 	}
 	while (n) {
@@ -211,18 +270,25 @@ static int fdc_engine_make(struct fdc_engine *e, u64 sides, u64 *out,
 			made += fd_sampler_fill_rolls(s, &e->pool,
 						      stage + made * width,
 						      chunk - made, width);
-			if (made < chunk && fdc_engine_refill(e))
-				return -1;
+			if (made < chunk) {
+				dry = fdc_engine_fetch(e);
+				if (dry < 0)
+					return -1;
+				if (dry)
+					break;
+			}
 		}
 		if (width == 1) {
-			for (i = 0; i < chunk; i++)
+			for (i = 0; i < made; i++)
 				out[i] = stage[i];
 		} else {
-			for (i = 0; i < chunk; i++)
+			for (i = 0; i < made; i++)
 				out[i] = fd_get_roll(stage + i * width, width);
 		}
-		out += chunk;
-		n -= chunk;
+		out += made;
+		n -= made;
+		if (dry > 0)
+			return fdc_engine_last_rolls(e, sides, out, n);
 	}
 	return 0;
 }
@@ -333,6 +399,31 @@ int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out)
 		return -1;
 	e->rolls++;
 	return 0;
+}
+
+/**
+ * fdc_engine_give_back() - return to the sampler's state a uniform value
+ *	a draw made but its caller did not need
+ * @e: the engine
+ * @u: the value, uniform on [0, @c) and independent of everything the
+ *	caller does with the draw (a reservoir's draw beyond its size, say)
+ * @c: the number of values it could take
+ *
+ * The state Z, uniform on [0, M) and independent of every roll, becomes
+ * Z @c + @u, uniform on [0, M @c): the next draws need that much fewer
+ * fresh bits. When the state is not a lone 64-bit one with room for @c
+ * more, or the source rolls its own dice, @u is dropped, which is as
+ * exact. Only when @e->give_back.
+ */
+void fdc_engine_give_back(struct fdc_engine *e, u64 u, u64 c)
+{
+	struct fd_sampler *s = &e->sampler;
+
+	if (!e->give_back || e->own_dice || c < 2 || u >= c || s->large ||
+	    s->ndigits || s->m2 > 1 || s->m > ~0ULL / c)
+		return;
+	s->z = s->z * c + u;
+	s->m *= c;
 }
 
 /**

@@ -140,6 +140,14 @@ struct fdc_sum {
  * @sums: totals of dice made ahead, per (count, sides), with their tables
  * @no_weights: the device's extractor (DIJKSTRA) draws no weighted dice:
  *	totals of dice are rolled die by die
+ * @progress: called by long draws (a shuffle of millions) with the draws
+ *	done, first 0, then multiples of 4096, and their total; or NULL
+ * @progress_what: its first argument, the command
+ * @give_back: fdc_engine_give_back() returns values to @sampler's state:
+ *	for sources without end only (getrandom, a seed), since the fair bits
+ *	it saves depend on the outcome, which a source that runs out would
+ *	then bias (a run that finishes would favour the outcomes that cost
+ *	less)
  * @bits_read: fair bits read from the source
  * @rolls: rolls handed out
  */
@@ -157,6 +165,9 @@ struct fdc_engine {
 	struct fdc_sum *hot_sum;
 	struct fdc_sum sums[FDC_SUM_SLOTS];
 	bool no_weights;
+	void (*progress)(const char *what, u64 done, u64 total);
+	const char *progress_what;
+	bool give_back;
 	u64 bits_read;
 	u64 rolls;
 };
@@ -167,6 +178,7 @@ void fdc_engine_close(struct fdc_engine *e);
 int fdc_engine_rolls_slow(struct fdc_engine *e, u64 sides, u64 *out,
 			  size_t n);
 int fdc_engine_draw(struct fdc_engine *e, u64 sides, u64 *out);
+void fdc_engine_give_back(struct fdc_engine *e, u64 u, u64 c);
 u64 fdc_engine_bits_used(const struct fdc_engine *e);
 double fdc_engine_bits_held(const struct fdc_engine *e);
 

@@ -21,6 +21,17 @@ double fdc_log2_factorial(u64 n)
 	return n < 2 ? 0 : lgamma((double)n + 1) / M_LN2;
 }
 
+/*
+ * Tell @e->progress that the draws went from @from to @to of @total, when
+ * they passed a multiple of 4096 (and at the start, @to 0).
+ */
+static void fdc_games_progress(struct fdc_engine *e, u64 from, u64 to,
+			       u64 total)
+{
+	if (e->progress && (!to || from >> 12 != to >> 12))
+		e->progress(e->progress_what, to & ~4095ULL, total);
+}
+
 /**
  * fdc_shuffle() - put a uniform ordered sample of @k of @items first, by
  *	Fisher and Yates' shuffle (Durstenfeld's swaps) stopped after @k
@@ -45,11 +56,12 @@ double fdc_log2_factorial(u64 n)
  */
 int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 {
-	u64 i = 0, j, prod, r, size, at, tmp;
+	u64 i = 0, j, prod, r, size, at, tmp, from;
 
 	/* The last item of a full shuffle has nowhere to go. */
 	if (k >= n)
 		k = n ? n - 1 : 0;
+	fdc_games_progress(e, 0, 0, k);
 	while (i < k) {
 		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
 		prod = n - i;
@@ -57,7 +69,7 @@ int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 			prod *= n - j;
 		if (fdc_engine_draw(e, prod, &r))
 			return -1;
-		for (; i < j; i++) {
+		for (from = i; i < j; i++) {
 			size = n - i;
 			at = i + r % size;
 			r /= size;
@@ -65,6 +77,7 @@ int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k)
 			items[i] = items[at];
 			items[at] = tmp;
 		}
+		fdc_games_progress(e, from, i, k);
 	}
 	return 0;
 }
@@ -244,6 +257,7 @@ int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out)
 		fdc_err("out of memory");
 		goto out_free;
 	}
+	fdc_games_progress(e, 0, 0, k);
 	while (i < k) {
 		/* Draws i .. j - 1 together: sizes n - i down to n - j + 1. */
 		prod = n - i;
@@ -251,6 +265,7 @@ int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out)
 			prod *= n - j;
 		if (fdc_engine_draw(e, prod, &r))
 			goto out_free;
+		fdc_games_progress(e, i, j, k);
 		for (; i < j; i++) {
 			size = n - i;
 			a = fdc_swaps_slot(&m, i);
@@ -267,6 +282,72 @@ out_free:
 	free(m.key);
 	free(m.val);
 	return ret;
+}
+
+/**
+ * fdc_reservoir_start() - the reservoir of a sample of @k from a stream,
+ *	after its first @m items
+ * @e: where the draws come from
+ * @m: the items seen so far
+ * @k: the sample's size
+ * @out: min(@k, @m) distinct items of [0, @m), as an ordered sample
+ *
+ * A uniform ordered sample of @k of the @m (fdc_sample()), or, when @k is
+ * at least @m, a uniform order of all of them (fdc_shuffle()): the state
+ * fdc_reservoir_slot() takes the stream on from. Starting from the first
+ * @m items read at once costs log2(m!/(m-k)!) fair bits for them instead
+ * of a draw per item.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_reservoir_start(struct fdc_engine *e, u64 m, u64 k, u64 *out)
+{
+	u64 i;
+
+	if (k <= m)
+		return fdc_sample(e, m, k, out);
+	for (i = 0; i < m; i++)
+		out[i] = i;
+	return fdc_shuffle(e, out, m, m);
+}
+
+/**
+ * fdc_reservoir_slot() - where item @seen of a stream goes in the
+ *	reservoir of a sample
+ * @e: where the draws come from
+ * @seen: the items before it, at least those given to fdc_reservoir_start()
+ * @k: the sample's size
+ * @slot: the place drawn, r exact in [0, @seen]
+ *
+ * The reservoir R of a sample of k holds a uniform ordered sample of
+ * min(k, @seen) of the items seen. While it is not full (@seen < k) it
+ * grows by an inside-out shuffle step: R[seen] = R[r], R[r] = the item.
+ * Once it is full, the item replaces R[r] when r < k and is dropped
+ * otherwise. Either step keeps R a uniform ordered sample: an ordered
+ * sample holding the item at place j comes from the @seen - k + 1 samples
+ * that hold another item there, each of probability (seen - k)!/seen!,
+ * with r = j, of probability 1/(seen + 1): (seen + 1 - k)!/(seen + 1)! in
+ * all, as for a sample without it, kept with probability
+ * 1 - k/(seen + 1). The memory is k items, whatever the length of the
+ * stream. A dropped item's r - k, uniform on [0, seen + 1 - k) whatever
+ * else happened, goes back to the engine's state (fdc_engine_give_back()),
+ * so that a draw costs about the entropy of the decision, not
+ * log2(seen + 1) fair bits.
+ *
+ * Return: 0, or -1 after printing a one-line error.
+ */
+int fdc_reservoir_slot(struct fdc_engine *e, u64 seen, u64 k, u64 *slot)
+{
+	if (seen == UINT64_MAX) {
+		fdc_err("more than 2^64-1 items");
+		return -1;
+	}
+	if (fdc_engine_draw(e, seen + 1, slot))
+		return -1;
+	/* A place past the reservoir is uniform beyond it: not needed. */
+	if (seen >= k && *slot >= k)
+		fdc_engine_give_back(e, *slot - k, seen + 1 - k);
+	return 0;
 }
 
 /**

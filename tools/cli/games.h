@@ -28,6 +28,8 @@ enum fdc_colour {
 double fdc_log2_factorial(u64 n);
 int fdc_shuffle(struct fdc_engine *e, u64 *items, u64 n, u64 k);
 int fdc_sample(struct fdc_engine *e, u64 n, u64 k, u64 *out);
+int fdc_reservoir_start(struct fdc_engine *e, u64 m, u64 k, u64 *out);
+int fdc_reservoir_slot(struct fdc_engine *e, u64 seen, u64 k, u64 *slot);
 double fdc_log2_falling(u64 n, u64 k);
 int fdc_craps_game(struct fdc_engine *e, bool *win, u64 *throws,
 		   FILE *trace);

@@ -235,19 +235,25 @@ int fdc_shuf_file_operands(struct fdc_shuf *sh, int n, char **ops)
  * @buf: the input; every line ends in the delimiter, one is added to an
  *	unfinished last line
  * @len: bytes in @buf
+ * @cap: the room of @buf
  * @start: the offset in @buf of each line
  * @n: how many lines
  */
 struct fdc_lines {
 	char *buf;
 	size_t len;
+	size_t cap;
 	u64 *start;
 	u64 n;
 };
 
-/* All of @fd into @l->buf, plus room for one delimiter. */
+/*
+ * All of @fd into @l->buf, plus room for one delimiter; or with @limit,
+ * no more than @limit bytes. Return: 0 at the end of the input, 1 when
+ * @limit bytes were read before it, -1 after printing an error.
+ */
 static int fdc_read_all(const struct fdc_shuf *sh, int fd, const char *name,
-			struct fdc_lines *l)
+			struct fdc_lines *l, size_t limit)
 {
 	size_t cap = 65536;
 	struct stat st;
@@ -257,10 +263,15 @@ static int fdc_read_all(const struct fdc_shuf *sh, int fd, const char *name,
 	/* A file says its size: one allocation of the right size. */
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
+	if (limit && cap > limit + 1)
+		cap = limit + 1;
 	l->buf = malloc(cap);
 	if (!l->buf)
 		goto out_nomem;
 	for (;;) {
+		l->cap = cap;
+		if (limit && l->len >= limit)
+			return 1;
 		if (l->len + 1 >= cap) {
 			cap *= 2;
 			grown = realloc(l->buf, cap);
@@ -268,7 +279,8 @@ static int fdc_read_all(const struct fdc_shuf *sh, int fd, const char *name,
 				goto out_nomem;
 			l->buf = grown;
 		}
-		r = read(fd, l->buf + l->len, cap - 1 - l->len);
+		r = read(fd, l->buf + l->len, (limit && limit < cap - 1 ? limit :
+					       cap - 1) - l->len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -325,9 +337,12 @@ static u64 fdc_index_lines(const char *buf, size_t len, char delim,
 
 /*
  * The lines of @sh->file (standard input when NULL or '-'): their starts,
- * and with --json the check that each is UTF-8.
+ * and with --json the check that each is UTF-8. With @limit, no more than
+ * @limit bytes: when the input is longer, returns 1 with the bytes read in
+ * @l->buf, not indexed, and the input still open in *@fdp.
  */
-static int fdc_read_lines(const struct fdc_shuf *sh, struct fdc_lines *l)
+static int fdc_read_lines(const struct fdc_shuf *sh, struct fdc_lines *l,
+			  size_t limit, int *fdp)
 {
 	bool is_stdin = !sh->file || !strcmp(sh->file, "-");
 	const char *name = is_stdin ? "standard input" : fdc_quote(sh->file);
@@ -345,7 +360,11 @@ static int fdc_read_lines(const struct fdc_shuf *sh, struct fdc_lines *l)
 			return -1;
 		}
 	}
-	ret = fdc_read_all(sh, fd, name_buf, l);
+	ret = fdc_read_all(sh, fd, name_buf, l, limit);
+	if (ret > 0) {
+		*fdp = fd;
+		return 1;
+	}
 	if (!is_stdin)
 		close(fd);
 	if (ret)
@@ -373,6 +392,365 @@ static int fdc_read_lines(const struct fdc_shuf *sh, struct fdc_lines *l)
 	return 0;
 }
 
+/*
+ * Input longer than this, with -n K (no -r), is sampled as it streams by:
+ * a reservoir of K lines, whatever the input's length. A shorter one is
+ * read whole, as before, for the fewest fair bits.
+ */
+#define FDC_SHUF_MEM_BYTES	(512 * 1024)
+
+/**
+ * struct fdc_reservoir - a sample of the lines of a stream
+ * @line: the lines, each without its delimiter
+ * @len: their lengths
+ * @k: the sample's size
+ * @slots: the room of @line and @len
+ * @filled: lines held, min(@k, @seen)
+ * @seen: lines read
+ */
+struct fdc_reservoir {
+	char **line;
+	size_t *len;
+	u64 slots;
+	u64 k;
+	u64 filled;
+	u64 seen;
+};
+
+static void fdc_reservoir_free(struct fdc_reservoir *r)
+{
+	u64 i;
+
+	for (i = 0; r->line && i < r->slots; i++)
+		free(r->line[i]);
+	free(r->line);
+	free(r->len);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A copy of @len bytes at @p, or NULL after printing an error. */
+static char *fdc_line_dup(const struct fdc_shuf *sh, const char *p,
+			  size_t len)
+{
+	char *c = malloc(len + 1);
+
+	if (!c) {
+		fdc_err("%s: out of memory", sh->cmd);
+		return NULL;
+	}
+	memcpy(c, p, len);
+	c[len] = '\0';
+	return c;
+}
+
+/* The next line of the stream, line @res->seen + 1, into the reservoir. */
+static int fdc_reservoir_line(const struct fdc_shuf *sh,
+			      struct fdc_engine *e, struct fdc_reservoir *res,
+			      const char *name, const char *p, size_t len)
+{
+	u64 i = res->seen, slot;
+	char *c;
+
+	if (sh->json && fdc_utf8_check(p, len) != len) {
+		fdc_err("%s: %s: line %llu: invalid UTF-8 (--json needs UTF-8 text)",
+			sh->cmd, name, (unsigned long long)i + 1);
+		return -1;
+	}
+	res->seen++;
+	if (!res->k)
+		return 0;
+	if (fdc_reservoir_slot(e, i, res->k, &slot))
+		return -1;
+	if (i >= res->k && slot >= res->k)
+		return 0;
+	c = fdc_line_dup(sh, p, len);
+	if (!c)
+		return -1;
+	if (i < res->k) {
+		res->line[i] = res->line[slot];
+		res->len[i] = res->len[slot];
+		res->filled++;
+	} else {
+		free(res->line[slot]);
+	}
+	res->line[slot] = c;
+	res->len[slot] = len;
+	return 0;
+}
+
+typedef int (*fdc_line_fn)(void *ctx, const char *p, size_t len);
+
+/*
+ * Each line of the input to @fn, without its delimiter: those in @l->buf
+ * from @pos, then the rest of @fd, read through the same buffer (grown
+ * for a line longer than it). An unfinished last line is a line.
+ */
+static int fdc_stream_lines(const struct fdc_shuf *sh, struct fdc_lines *l,
+			    size_t pos, int fd, const char *name,
+			    fdc_line_fn fn, void *ctx)
+{
+	bool eof = false;
+	char *nl, *grown;
+	ssize_t r;
+
+	for (;;) {
+		nl = memchr(l->buf + pos, sh->delim, l->len - pos);
+		if (nl) {
+			if (fn(ctx, l->buf + pos, nl - l->buf - pos))
+				return -1;
+			pos = nl + 1 - l->buf;
+			continue;
+		}
+		memmove(l->buf, l->buf + pos, l->len - pos);
+		l->len -= pos;
+		pos = 0;
+		if (eof)
+			return l->len ? fn(ctx, l->buf, l->len) : 0;
+		if (l->len == l->cap) {
+			grown = realloc(l->buf, 2 * l->cap);
+			if (!grown) {
+				fdc_err("%s: %s: out of memory", sh->cmd, name);
+				return -1;
+			}
+			l->buf = grown;
+			l->cap *= 2;
+		}
+		r = read(fd, l->buf + l->len, l->cap - l->len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fdc_err("%s: %s: %s", sh->cmd, name, strerror(errno));
+			return -1;
+		}
+		eof = !r;
+		l->len += r;
+	}
+}
+
+/* What fdc_reservoir_take() needs. */
+struct fdc_res_ctx {
+	const struct fdc_shuf *sh;
+	struct fdc_engine *e;
+	struct fdc_reservoir *res;
+	const char *name;
+};
+
+static int fdc_reservoir_take(void *ctx, const char *p, size_t len)
+{
+	struct fdc_res_ctx *c = ctx;
+
+	return fdc_reservoir_line(c->sh, c->e, c->res, c->name, p, len);
+}
+
+/**
+ * struct fdc_pass - a pass over a file's lines
+ * @sh: the run
+ * @name: the file, for messages
+ * @n: lines seen so far
+ * @want: the second pass: the lines wanted, by line number, with their
+ *	places in the sample
+ * @nwant: how many
+ * @next: the next of @want to come
+ * @res: where they go
+ */
+struct fdc_pass {
+	const struct fdc_shuf *sh;
+	const char *name;
+	u64 n;
+	struct fdc_want { u64 line, slot; } *want;
+	u64 nwant;
+	u64 next;
+	struct fdc_reservoir *res;
+};
+
+static int fdc_pass_count(void *ctx, const char *p, size_t len)
+{
+	struct fdc_pass *c = ctx;
+
+	if (c->sh->json && fdc_utf8_check(p, len) != len) {
+		fdc_err("%s: %s: line %llu: invalid UTF-8 (--json needs UTF-8 text)",
+			c->sh->cmd, c->name, (unsigned long long)c->n + 1);
+		return -1;
+	}
+	c->n++;
+	return 0;
+}
+
+static int fdc_pass_collect(void *ctx, const char *p, size_t len)
+{
+	struct fdc_pass *c = ctx;
+	struct fdc_reservoir *res = c->res;
+	u64 slot;
+
+	if (c->next < c->nwant && c->want[c->next].line == c->n) {
+		slot = c->want[c->next++].slot;
+		res->line[slot] = fdc_line_dup(c->sh, p, len);
+		if (!res->line[slot])
+			return -1;
+		res->len[slot] = len;
+		res->filled++;
+	}
+	c->n++;
+	return 0;
+}
+
+static int fdc_want_cmp(const void *a, const void *b)
+{
+	const struct fdc_want *x = a, *y = b;
+
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/*
+ * The sample of @res->k lines of a long regular file (or standard input
+ * from one) in two passes: count its N lines, draw the sample of [0, N)
+ * exactly as for a file read whole (fdc_sample(), the same draws and the
+ * same sample), then read it again for those lines only. Memory: the K
+ * lines. Return: 0, 1 when @fd cannot seek back (a pipe: the caller takes
+ * a reservoir), or -1 after printing an error.
+ */
+static int fdc_two_pass(const struct fdc_shuf *sh, struct fdc_engine *e,
+			struct fdc_lines *l, int fd, const char *name,
+			struct fdc_reservoir *res)
+{
+	struct fdc_pass c = { .sh = sh, .name = name, .res = res };
+	u64 *pick = NULL, k, i;
+	struct stat st;
+	off_t at;
+	int ret = -1;
+
+	at = lseek(fd, 0, SEEK_CUR);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || at < (off_t)l->len)
+		return 1;
+	at -= l->len;
+	if (fdc_stream_lines(sh, l, 0, fd, name, fdc_pass_count, &c))
+		return -1;
+	k = res->k < c.n ? res->k : c.n;
+	pick = malloc((k ? k : 1) * sizeof(*pick));
+	c.want = malloc((k ? k : 1) * sizeof(*c.want));
+	res->slots = k;
+	res->line = calloc(k ? k : 1, sizeof(*res->line));
+	res->len = calloc(k ? k : 1, sizeof(*res->len));
+	if (!pick || !c.want || !res->line || !res->len) {
+		fdc_err("%s: %s: out of memory", sh->cmd, name);
+		goto out;
+	}
+	if (fdc_sample(e, c.n, k, pick))
+		goto out;
+	for (i = 0; i < k; i++) {
+		c.want[i].line = pick[i];
+		c.want[i].slot = i;
+	}
+	qsort(c.want, k, sizeof(*c.want), fdc_want_cmp);
+	c.nwant = k;
+	res->seen = c.n;
+	c.n = 0;
+	l->len = 0;
+	if (lseek(fd, at, SEEK_SET) < 0) {
+		fdc_err("%s: %s: %s", sh->cmd, name, strerror(errno));
+		goto out;
+	}
+	if (fdc_stream_lines(sh, l, 0, fd, name, fdc_pass_collect, &c))
+		goto out;
+	if (c.next != k) {
+		fdc_err("%s: %s: the file changed while it was read", sh->cmd,
+			name);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(pick);
+	free(c.want);
+	return ret;
+}
+
+/*
+ * The sample of @res->k lines of an input longer than FDC_SHUF_MEM_BYTES:
+ * a uniform ordered sample of the complete lines among the bytes @l holds
+ * (fdc_reservoir_start()), then the rest of @fd line by line
+ * (fdc_reservoir_slot()). Every ordered sample of the input's lines is
+ * exactly equally likely (test_games proves it on every string of bits).
+ * Closes @fd unless it is standard input.
+ */
+static int fdc_reservoir_fill(const struct fdc_shuf *sh, struct fdc_engine *e,
+			      struct fdc_lines *l, int fd,
+			      struct fdc_reservoir *res)
+{
+	bool is_stdin = !sh->file || !strcmp(sh->file, "-");
+	char name[FDC_QUOTE_MAX * 4 + 8], *end, *nl;
+	size_t pos = 0, k;
+	u64 m = 0, *start = NULL, *pick = NULL, i;
+	struct fdc_res_ctx ctx = { sh, e, res, name };
+	int ret = -1;
+
+	snprintf(name, sizeof(name), "%s",
+		 is_stdin ? "standard input" : fdc_quote(sh->file));
+	/* A file is read twice rather than sampled as it streams by. */
+	ret = fdc_two_pass(sh, e, l, fd, name, res);
+	if (ret <= 0)
+		goto out;
+	ret = -1;
+	res->slots = res->k;
+	res->line = calloc(res->k ? res->k : 1, sizeof(*res->line));
+	res->len = calloc(res->k ? res->k : 1, sizeof(*res->len));
+	if (!res->line || !res->len)
+		goto out_nomem;
+
+	/* The complete lines read so far: a sample of them at once. */
+	for (end = l->buf + l->len; end > l->buf && end[-1] != sh->delim; )
+		end--;
+	if (end > l->buf) {
+		end--;
+		pos = end + 1 - l->buf;
+		m = fdc_index_lines(l->buf, pos, sh->delim, NULL);
+		start = malloc(m * sizeof(*start));
+		k = res->k < m ? res->k : m;
+		pick = malloc((k ? k : 1) * sizeof(*pick));
+		if (!start || !pick)
+			goto out_nomem;
+		fdc_index_lines(l->buf, pos, sh->delim, start);
+		for (i = 0; sh->json && i < m; i++) {
+			nl = memchr(l->buf + start[i], sh->delim,
+				    pos - start[i]);
+			if (fdc_utf8_check(l->buf + start[i],
+					   nl - l->buf - start[i]) !=
+			    (size_t)(nl - l->buf - start[i])) {
+				fdc_err("%s: %s: line %llu: invalid UTF-8 (--json needs UTF-8 text)",
+					sh->cmd, name, (unsigned long long)i + 1);
+				goto out;
+			}
+		}
+		if (fdc_reservoir_start(e, m, res->k, pick))
+			goto out;
+		for (i = 0; i < k; i++) {
+			nl = memchr(l->buf + start[pick[i]], sh->delim,
+				    pos - start[pick[i]]);
+			res->len[i] = nl - l->buf - start[pick[i]];
+			res->line[i] = fdc_line_dup(sh, l->buf + start[pick[i]],
+						    res->len[i]);
+			if (!res->line[i])
+				goto out;
+			res->filled++;
+		}
+		res->seen = m;
+	}
+
+	/* The rest, a line at a time, through the same buffer. */
+	if (fdc_stream_lines(sh, l, pos, fd, name, fdc_reservoir_take, &ctx))
+		goto out;
+	ret = 0;
+	goto out;
+
+out_nomem:
+	fdc_err("%s: %s: out of memory", sh->cmd, name);
+out:
+	if (!is_stdin)
+		close(fd);
+	free(start);
+	free(pick);
+	return ret;
+}
+
 /* ------------------------------------------------------------------------
  * Output
  */
@@ -382,11 +760,13 @@ static int fdc_read_lines(const struct fdc_shuf *sh, struct fdc_lines *l)
  * @f: the stream
  * @sh: the run
  * @lines: the input lines (FDC_SHUF_LINES)
+ * @writing: the progress meter's name for the output of a run
  */
 struct fdc_shuf_out {
 	FILE *f;
 	const struct fdc_shuf *sh;
 	const struct fdc_lines *lines;
+	char writing[32];
 };
 
 /*
@@ -426,36 +806,35 @@ static void fdc_shuf_put(const struct fdc_shuf_out *o, u64 idx, bool last)
 	}
 }
 
-/* Open -o FILE, after the input was read: it may be the input itself. */
+/* A line of the reservoir, without its delimiter. */
+static void fdc_shuf_put_line(const struct fdc_shuf_out *o, const char *p,
+			      size_t len)
+{
+	if (o->sh->json) {
+		fdc_json_mem(p, len);
+	} else {
+		fwrite_unlocked(p, 1, len, o->f);
+		putc_unlocked(o->sh->delim, o->f);
+	}
+}
+
+/*
+ * Open -o FILE, after the input was read: it may be the input itself. It
+ * gets the output only if the whole run succeeds (fdc_output_open()).
+ */
 static FILE *fdc_shuf_open_output(const struct fdc_shuf *sh)
 {
-	FILE *f;
-
 	if (!sh->output)
 		return stdout;
-	f = fopen(sh->output, "we");
-	if (!f)
-		fdc_err("%s: %s: %s", sh->cmd, fdc_quote(sh->output),
-			strerror(errno));
-	return f;
+	return fdc_output_open(sh->cmd, sh->output);
 }
 
 /* Flush and close the output; a write error is a failure. */
-static int fdc_shuf_close_output(const struct fdc_shuf *sh, FILE *f)
+static int fdc_shuf_close_output(const struct fdc_shuf *sh, FILE *f, bool ok)
 {
-	int err;
-
 	if (f == stdout)
 		return fdc_finish_output();
-	err = ferror(f) ? EIO : 0;
-	if (fclose(f) && !err)
-		err = errno;
-	if (err) {
-		fdc_err("%s: %s: %s", sh->cmd, fdc_quote(sh->output),
-			strerror(err));
-		return FDC_EXIT_FAILURE;
-	}
-	return FDC_EXIT_OK;
+	return fdc_output_close(sh->cmd, f, ok);
 }
 
 /* ------------------------------------------------------------------------
@@ -471,6 +850,8 @@ static int fdc_shuf_repeat(struct fdc_engine *e, const struct fdc_shuf_out *o,
 	u64 buf[FDC_CACHE_MAX], done = 0, chunk, i;
 
 	while (done < k && !ferror(o->f)) {
+		if (k != UINT64_MAX)
+			fdc_progress(o->sh->cmd, done, k);
 		chunk = k - done < FDC_CACHE_MAX ? k - done : FDC_CACHE_MAX;
 		if (fdc_engine_rolls(e, n, buf, chunk))
 			return -1;
@@ -492,15 +873,26 @@ static int fdc_shuf_once(struct fdc_engine *e, const struct fdc_shuf_out *o,
 			 u64 *items, u64 *pick, u64 n, u64 k)
 {
 	u64 i;
+	int ret;
 
+	/*
+	 * Nothing is written while the draws are made: their meter may show
+	 * on the terminal that gets the output, and is cleared before it.
+	 */
+	fdc_progress_output(NULL);
 	if (items) {
-		if (fdc_shuffle(e, items, n, k))
-			return -1;
+		ret = fdc_shuffle(e, items, n, k);
 		pick = items;
-	} else if (fdc_sample(e, n, k, pick)) {
-		return -1;
+	} else {
+		ret = fdc_sample(e, n, k, pick);
 	}
+	fdc_progress_end();
+	fdc_progress_output(o->f);
+	if (ret)
+		return -1;
 	for (i = 0; i < k && !ferror(o->f); i++) {
+		if (o->sh->times == 1)
+			fdc_progress(o->writing, i, k);
 		/* Lines come from all over the input: ask for one ahead. */
 		if (o->sh->input == FDC_SHUF_LINES && i + 16 < k)
 			__builtin_prefetch(o->lines->buf + pick[i + 16]);
@@ -624,6 +1016,8 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 {
 	bool input_stdin = sh->input == FDC_SHUF_LINES &&
 			   (!sh->file || !strcmp(sh->file, "-"));
+	size_t i, len;
+	u64 k;
 
 	if (cfg->sides) {
 		fdc_err("%s: --sides does not apply: the draws have the sizes of the input",
@@ -644,6 +1038,23 @@ static int fdc_shuf_check(const struct fdc_config *cfg,
 	if (sh->several && sh->repeat) {
 		fdc_err("%s: --count and --repeat exclude each other", sh->cmd);
 		return -1;
+	}
+	/* A run is drawn in memory: name the limit, not the memory. */
+	k = sh->head < sh->count ? sh->head : sh->count;
+	if (sh->input == FDC_SHUF_RANGE && !sh->repeat &&
+	    k > FDC_SHUF_MAX_ITEMS) {
+		fdc_err("%s: %llu numbers to draw: at most %llu (2^32-1) in one run; -n COUNT draws fewer",
+			sh->cmd, (unsigned long long)k, FDC_SHUF_MAX_ITEMS);
+		return -1;
+	}
+	/* As for lines read: JSON strings are UTF-8, nothing is replaced. */
+	for (i = 0; sh->json && sh->input == FDC_SHUF_ECHO && i < sh->nargs; i++) {
+		len = strlen(sh->args[i]);
+		if (fdc_utf8_check(sh->args[i], len) != len) {
+			fdc_err("%s: argument %zu: invalid UTF-8 (--json needs UTF-8 text)",
+				sh->cmd, i + 1);
+			return -1;
+		}
 	}
 	if (sh->json && sh->repeat && sh->head == UINT64_MAX) {
 		fdc_err("%s: --json with --repeat needs --head-count: the output would not end",
@@ -668,14 +1079,23 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 {
 	struct fdc_lines lines = { 0 };
 	struct fdc_shuf_out o = { .sh = sh, .lines = &lines };
+	struct fdc_reservoir res = { 0 };
 	struct fdc_engine eng;
 	u64 n, k, t, i, *items = NULL, *pick = NULL;
-	int ret = FDC_EXIT_FAILURE;
+	int ret = FDC_EXIT_FAILURE, more, fd;
+	/* A sample of lines needs only its own lines in memory. */
+	bool stream = !sh->repeat && sh->head != UINT64_MAX;
 
 	if (fdc_shuf_check(cfg, sh))
 		return FDC_EXIT_USAGE;
 	if (fdc_engine_open(&eng, cfg))
 		return FDC_EXIT_FAILURE;
+	/* A run of millions of draws shows them, then their output. */
+	if (sh->times == 1) {
+		eng.progress = fdc_progress;
+		eng.progress_what = sh->cmd;
+	}
+	snprintf(o.writing, sizeof(o.writing), "%s (output)", sh->cmd);
 	switch (sh->input) {
 	case FDC_SHUF_RANGE:
 		n = sh->count;
@@ -684,8 +1104,19 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		n = sh->nargs;
 		break;
 	default:
-		if (fdc_read_lines(sh, &lines))
+		more = fdc_read_lines(sh, &lines,
+				      stream ? FDC_SHUF_MEM_BYTES : 0, &fd);
+		if (more < 0)
 			goto out_free;
+		if (more) {
+			res.k = sh->head;
+			if (fdc_reservoir_fill(sh, &eng, &lines, fd, &res))
+				goto out_free;
+			free(lines.buf);
+			lines.buf = NULL;
+			n = res.seen;
+			break;
+		}
 		n = lines.n;
 		break;
 	}
@@ -696,7 +1127,9 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	k = sh->repeat ? sh->head : sh->head < n ? sh->head : n;
 
 	/* The items: line starts, argument or number indexes. */
-	if (!sh->repeat && sh->input == FDC_SHUF_LINES) {
+	if (res.line) {
+		k = res.filled;
+	} else if (!sh->repeat && sh->input == FDC_SHUF_LINES) {
 		items = lines.start;
 		lines.start = NULL;
 	} else if (!sh->repeat && sh->input == FDC_SHUF_RANGE &&
@@ -720,6 +1153,7 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	o.f = fdc_shuf_open_output(sh);
 	if (!o.f)
 		goto out_free;
+	fdc_progress_output(o.f);
 	/* Not when the output is caught in memory (receipts, sealed draws). */
 	if (o.f == stdout && fileno(stdout) >= 0)
 		setvbuf(stdout, NULL, _IOFBF, 65536);
@@ -733,7 +1167,10 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		fdc_progress(sh->cmd, t, sh->times);
 		if (sh->json && sh->input == FDC_SHUF_RANGE)
 			fdc_json_array();
-		if (sh->repeat) {
+		if (res.line) {
+			for (i = 0; i < k; i++)
+				fdc_shuf_put_line(&o, res.line[i], res.len[i]);
+		} else if (sh->repeat) {
 			if (fdc_shuf_repeat(&eng, &o, n, k))
 				goto out_close;
 		} else {
@@ -747,7 +1184,6 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		if (sh->json && sh->input == FDC_SHUF_RANGE)
 			fdc_json_close();
 	}
-	fdc_progress_end();
 	ret = FDC_EXIT_OK;
 	/*
 	 * fairdie.shuffle/1 and fairdie.sample/1: numbers and lines both
@@ -768,14 +1204,19 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	}
 
 out_close:
+	fdc_progress_end();
 	/* The JSON object ends in the output, before it is closed. */
 	if (sh->json)
 		fdc_json_end(ret);
-	if (fdc_shuf_close_output(sh, o.f))
+	if (fdc_shuf_close_output(sh, o.f, !ret))
 		ret = FDC_EXIT_FAILURE;
+	/* -o FILE kept nothing of a failed run: the error goes to stdout. */
+	if (ret && sh->json && sh->output)
+		fdc_json_request();
 	if (!ret && sh->stats && !sh->json && fdc_shuf_stats(sh, &eng, n, k))
 		ret = FDC_EXIT_FAILURE;
 out_free:
+	fdc_reservoir_free(&res);
 	free(items);
 	free(pick);
 	free(lines.start);

@@ -97,8 +97,8 @@ t 2 "unknown option" "$bin" roll --bogus 3d6 &&
 		"unknown option"
 t 2 "missing value" "$bin" roll 3d6 -n &&
 	has "$tmp/err" "option '-n' needs a value" "missing value"
-t 2 "bad count" "$bin" roll -n 0 d6 &&
-	has "$tmp/err" "invalid COUNT '0'" "bad count"
+t 2 "bad count" "$bin" roll -n x d6 &&
+	has "$tmp/err" "invalid COUNT 'x'" "bad count"
 t 2 "count with junk" "$bin" roll -n 12x d6 &&
 	has "$tmp/err" "invalid COUNT '12x'" "count with junk"
 t 2 "bad source" "$bin" --source=bogus roll &&

@@ -103,6 +103,15 @@ static void fdt_exhaustive(void)
 			     7, 6, 18);
 	fdt_engine_enumerate("4 d6 together, no batches", six, 4, true, 5, 0,
 			     20);
+	/*
+	 * A source that runs out (issue 31: 64 bits gave one d6): the state,
+	 * topped up far beyond a d6, still gives exact rolls from its last
+	 * bits. With the default state of 2^62 and 15 bits, no roll was made.
+	 */
+	fdt_engine_enumerate("io_last_bits: 4 d6 from 15 bits", six, 4, true,
+			     0, 0, 15);
+	fdt_engine_enumerate("io_last_bits: 4 d6 from 15 bits, batches", six,
+			     4, true, 0, 6, 15);
 }
 
 /*

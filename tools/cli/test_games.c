@@ -66,8 +66,110 @@ static int fdt_sparse_shuffle(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
 	return 0;
 }
 
+/*
+ * The sample of k of a stream of n items as shuf.c draws it: a reservoir
+ * started from the first m items read at once (m = fdt_res_m), then a
+ * draw per item (fdc_reservoir_slot()).
+ */
+static u64 fdt_res_m;
+static bool fdt_res_give_back;
+
+static int fdt_reservoir(struct fdc_engine *e, u64 *perm, u64 n, u64 k)
+{
+	u64 res[8], m = fdt_res_m < n ? fdt_res_m : n, i, slot;
+	u64 filled = k < m ? k : m;
+
+	e->give_back = fdt_res_give_back;
+	if (fdc_reservoir_start(e, m, k, res))
+		return -1;
+	for (i = m; i < n; i++) {
+		if (fdc_reservoir_slot(e, i, k, &slot))
+			return -1;
+		if (i < k) {
+			res[i] = res[slot];
+			res[slot] = i;
+			filled++;
+		} else if (slot < k) {
+			res[slot] = i;
+		}
+	}
+	for (i = 0; i < filled; i++)
+		perm[i] = res[i];
+	return 0;
+}
+
 typedef int (*fdt_shuffle_fn)(struct fdc_engine *e, u64 *perm, u64 n,
 			      u64 k);
+
+/*
+ * The reservoir with the values it does not need given back to the state
+ * (fdc_engine_give_back(), sources without end): the bits a run takes then
+ * depend on its outcome, so the check at every depth does not apply. The
+ * probability of each ordered sample over every string of @depth bits,
+ * each run weighing 2^-(bits it took), must be within the probability of
+ * the runs left unfinished of the exact one.
+ */
+static void fdt_reservoir_given_back(u64 n, u64 k, u64 m,
+				     unsigned int precision,
+				     unsigned int depth)
+{
+	u64 nout = fdt_factorial(n) / fdt_factorial(n - k), s, r, i, j, less;
+	double *mass = calloc(nout, sizeof(*mass)), done = 0, worst = 0;
+	struct fdc_engine eng;
+	u8 bits[FDT_MAX_DEPTH];
+	u64 perm[8], bad = 0;
+	int saved_err;
+
+	if (!mass || depth > FDT_MAX_DEPTH || n > 8)
+		abort();
+	fdt_res_m = m;
+	fdt_res_give_back = true;
+	saved_err = fd_check_stderr_off();
+	for (s = 0; s < 1ULL << depth; s++) {
+		for (i = 0; i < depth; i++)
+			bits[i] = s >> i & 1;
+		if (fdc_fake_bits_open(&eng, bits, depth, precision))
+			abort();
+		eng.draw_max = 1;
+		if (fdt_reservoir(&eng, perm, n, k)) {
+			fdc_engine_close(&eng);
+			continue;
+		}
+		/* The strings that share the bits it took are counted once. */
+		if (s >> fdc_engine_bits_used(&eng)) {
+			fdc_engine_close(&eng);
+			continue;
+		}
+		fdc_engine_close(&eng);
+		for (i = 0, r = 0; i < k; i++) {
+			for (j = 0, less = 0; j < i; j++)
+				less += perm[j] < perm[i];
+			r = r * (n - i) + perm[i] - less;
+		}
+		if (r >= nout) {
+			bad++;
+			continue;
+		}
+		mass[r] += ldexp(1, -(int)fdc_engine_bits_used(&eng));
+	}
+	fd_check_stderr_on(saved_err);
+	fdt_res_give_back = false;
+	for (r = 0; r < nout; r++)
+		done += mass[r];
+	for (r = 0; r < nout; r++)
+		if (fabs(mass[r] - 1.0 / nout) > worst)
+			worst = fabs(mass[r] - 1.0 / nout);
+	CHECK(!bad && done > 0.99 && worst <= 1 - done + ldexp(1, -40),
+	      "reservoir given back, %llu of %llu from the first %llu: off by %g, %g unfinished",
+	      (unsigned long long)k, (unsigned long long)n,
+	      (unsigned long long)m, worst, 1 - done);
+	printf("given back: %llu of %llu from the first %llu, 2^%u bits: ",
+	       (unsigned long long)k, (unsigned long long)n,
+	       (unsigned long long)m, depth);
+	printf("each within %.2g of 1/%llu, %.2g unfinished\n", worst,
+	       (unsigned long long)nout, 1 - done);
+	free(mass);
+}
 
 /*
  * Feed the shuffle of @n (its first @k items drawn) every string of @depth
@@ -166,6 +268,19 @@ static void fdt_shuffle_exhaustive(void)
 		/* Partial shuffles. */
 		{ 5, 2, 5, 0, 16 }, { 6, 3, 7, 1, 18 }, { 6, 3, 8, 0, 18 },
 	};
+	static const struct {
+		u64 n, k, m;
+		unsigned int precision, depth;
+	} res_runs[] = {
+		/* A draw per item from the first; the reservoir fills, then
+		 * replaces; k = n is a whole shuffle, inside out.
+		 */
+		{ 4, 2, 0, 4, 16 }, { 5, 2, 0, 5, 18 }, { 5, 3, 0, 5, 18 },
+		{ 4, 4, 0, 4, 16 }, { 6, 1, 0, 5, 18 },
+		/* Started from a sample of the first m lines. */
+		{ 5, 2, 3, 5, 18 }, { 6, 2, 4, 5, 18 }, { 5, 3, 2, 5, 18 },
+		{ 5, 5, 2, 5, 18 },
+	};
 	unsigned int i;
 	bool ok;
 
@@ -176,6 +291,21 @@ static void fdt_shuffle_exhaustive(void)
 	/* The sparse sample is exact too. */
 	fdt_shuffle_enumerate(5, 2, 5, 0, 16, fdt_sparse_shuffle, false);
 	fdt_shuffle_enumerate(6, 3, 6, 1, 18, fdt_sparse_shuffle, false);
+	/*
+	 * io_reservoir: shuffle -n K and sample of lines, in O(K) memory,
+	 * started from the first m lines: every ordered sample equally likely.
+	 */
+	for (i = 0; i < ARRAY_SIZE(res_runs); i++) {
+		fdt_res_m = res_runs[i].m;
+		printf("reservoir from the first %llu: ",
+		       (unsigned long long)fdt_res_m);
+		fdt_shuffle_enumerate(res_runs[i].n, res_runs[i].k,
+				      res_runs[i].precision, 1,
+				      res_runs[i].depth, fdt_reservoir, false);
+	}
+	fdt_reservoir_given_back(5, 2, 0, 5, 18);
+	fdt_reservoir_given_back(6, 1, 0, 5, 18);
+	fdt_reservoir_given_back(6, 2, 3, 5, 18);
 	/* The control: the same check must see the naive shuffle's bias. */
 	ok = fdt_shuffle_enumerate(3, 3, 3, 1, 14, fdt_naive_shuffle, true);
 	CHECK(!ok, "the naive shuffle of 3 passed the exhaustive check");

@@ -4,9 +4,13 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +50,8 @@ const char fdc_global_help[] =
 "      --source=getrandom  fair bits from getrandom(2) instead of the device\n"
 "      --seed=N            bits from splitmix64 seeded with N instead of the\n"
 "                          device: reproducible runs for teaching and\n"
-"                          simulation, NOT for security\n"
+"                          simulation (within one version of fairdie),\n"
+"                          NOT for security\n"
 "      --device=PATH       the device to read (default /dev/fairdie)\n"
 "      --source=SRC        source of this open file: auto, rdseed, rdrand,\n"
 "                          crng or sim (default: the module's default)\n"
@@ -401,8 +406,34 @@ int fdc_finish_output(void)
 #define FDC_PROGRESS_MIN	100000
 #define FDC_PROGRESS_NS		500000000LL
 
-static long long fdc_progress_next;
+static long long fdc_progress_next, fdc_progress_start;
 static bool fdc_progress_shown;
+static int fdc_progress_out_fd = STDOUT_FILENO;
+
+/**
+ * fdc_progress_output() - where the command writes while the meter runs
+ * @f: the stream its output goes to during the run (standard output by
+ *	default, -o FILE), or NULL when it writes only after the run (roll
+ *	--stats, craps' summary)
+ *
+ * The meter is not shown on a terminal that also shows that output: the
+ * lines scrolling by are the progress there, and the meter's text would
+ * land among them.
+ */
+void fdc_progress_output(FILE *f)
+{
+	fdc_progress_out_fd = f ? fileno(f) : -1;
+}
+
+/* Whether the output goes to the terminal the meter would write to. */
+static bool fdc_progress_shares_tty(void)
+{
+	struct stat out, err;
+
+	return fdc_progress_out_fd >= 0 && isatty(fdc_progress_out_fd) &&
+	       !fstat(fdc_progress_out_fd, &out) && !fstat(STDERR_FILENO, &err) &&
+	       out.st_rdev == err.st_rdev;
+}
 
 /**
  * fdc_progress() - a progress line on standard error for long runs
@@ -411,7 +442,9 @@ static bool fdc_progress_shown;
  * @total: steps in all
  *
  * Prints "craps: 41% (8200000 of 20000000)" over itself at most twice a
- * second, only when standard error is a terminal and @total is large.
+ * second, only when standard error is a terminal that does not also show
+ * the command's output (fdc_progress_output()), and @total is large. The
+ * first call of a run has @done 0; the others, multiples of 4096.
  */
 void fdc_progress(const char *what, u64 done, u64 total)
 {
@@ -421,14 +454,19 @@ void fdc_progress(const char *what, u64 done, u64 total)
 	if (total < FDC_PROGRESS_MIN || done & 4095)
 		return;
 	if (!done) {
-		/* The first half second stays quiet. */
-		if (!isatty(STDERR_FILENO)) {
+		/*
+		 * The first half second of the command stays quiet; a second
+		 * meter (the output after the draws) shows at once after it.
+		 */
+		if (!isatty(STDERR_FILENO) || fdc_progress_shares_tty()) {
 			fdc_progress_next = -1;
 			return;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		fdc_progress_next = ts.tv_sec * 1000000000LL + ts.tv_nsec +
-				    FDC_PROGRESS_NS;
+		now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		if (!fdc_progress_start)
+			fdc_progress_start = now;
+		fdc_progress_next = fdc_progress_start + FDC_PROGRESS_NS;
 		return;
 	}
 	if (fdc_progress_next < 0)
@@ -485,4 +523,235 @@ void fdc_print_s64(FILE *f, s64 v, int end)
 	if (v < 0)
 		putc_unlocked('-', f);
 	fdc_print_u64(f, v < 0 ? -(u64)v : (u64)v, end);
+}
+
+/* ------------------------------------------------------------------------
+ * -o FILE: all or nothing
+ */
+
+/* The signals that end the tool and would leave the temporary file. */
+static const int fdc_output_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXFSZ, SIGPIPE,
+};
+
+/**
+ * struct fdc_output - the -o FILE being written
+ * @f: the stream, on @tmp (or on @path itself when @direct)
+ * @path: FILE as given, for messages
+ * @target: what the temporary file is renamed to: FILE, or where FILE
+ *	points when it is a symbolic link
+ * @tmp: the temporary file beside @target; read by the signal handler
+ * @have_tmp: @tmp exists; read by the signal handler, written with the
+ *	signals blocked (sigprocmask() also keeps the compiler from moving
+ *	the write)
+ * @direct: FILE exists and is not a regular file (a device, a pipe): it is
+ *	written as it is, since nothing can take its place
+ */
+static struct fdc_output {
+	FILE *f;
+	const char *path;
+	char target[PATH_MAX];
+	char tmp[PATH_MAX + 32];
+	sig_atomic_t have_tmp;
+	bool direct;
+} fdc_out;
+
+/* A signal ends the tool: remove the temporary file first. */
+static void fdc_output_signal(int sig)
+{
+	if (fdc_out.have_tmp)
+		unlink(fdc_out.tmp);
+	/* SA_RESETHAND: delivered again when the handler returns. */
+	raise(sig);
+}
+
+static void fdc_output_block(bool block, sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	if (!block) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(fdc_output_signals); i++)
+		sigaddset(&set, fdc_output_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void fdc_output_handlers(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fdc_output_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(fdc_output_signals); i++) {
+		/* A signal the caller ignores (nohup) stays ignored. */
+		if (!sigaction(fdc_output_signals[i], NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fdc_output_signals[i], &sa, NULL);
+	}
+}
+
+/**
+ * fdc_output_open() - open -o FILE for a command's output, all or nothing
+ * @cmd: the command, for messages
+ * @path: FILE
+ *
+ * The output goes to a temporary file in FILE's directory (with FILE's
+ * mode, owner and group when it exists), which fdc_output_close() renames
+ * over FILE only when the whole run succeeded. FILE is left as it was on
+ * any failure: the source of bits running out, a full disk, a signal. So
+ * FILE may also be the command's input. A FILE that exists and is not a
+ * regular file (/dev/null, a pipe), or is under /dev or /proc
+ * (/dev/stdout), is written directly.
+ *
+ * Return: the stream, or NULL after printing a one-line error.
+ */
+FILE *fdc_output_open(const char *cmd, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	sigset_t old;
+	mode_t mask;
+	bool exists;
+	char *slash;
+	int fd;
+
+	memset(&fdc_out, 0, sizeof(fdc_out));
+	fdc_out.path = path;
+	exists = !stat(path, &st);
+	/*
+	 * /dev/stdout, /proc/self/fd/N: a descriptor another program opened
+	 * (maybe to append), which only a direct write honours.
+	 */
+	if (exists && (!strncmp(path, "/dev/", 5) ||
+		       !strncmp(path, "/proc/", 6)))
+		st.st_mode = S_IFCHR;
+	if (exists && !S_ISREG(st.st_mode)) {
+		fdc_out.direct = true;
+		/* Appending: a shell's ">> log" behind /dev/stdout is kept. */
+		fdc_out.f = fopen(path, "ae");
+		if (!fdc_out.f)
+			goto out_err;
+		return fdc_out.f;
+	}
+	/* A symbolic link keeps pointing where it did: its target changes. */
+	if (!exists || !realpath(path, fdc_out.target))
+		snprintf(fdc_out.target, sizeof(fdc_out.target), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", fdc_out.target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	snprintf(fdc_out.tmp, sizeof(fdc_out.tmp), "%s/.fairdie-XXXXXX", dir);
+
+	fdc_output_handlers();
+	fdc_output_block(true, &old);
+	fd = mkstemp(fdc_out.tmp);
+	if (fd >= 0) {
+		fdc_out.have_tmp = 1;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	fdc_output_block(false, &old);
+	if (fd < 0)
+		goto out_err;
+	if (exists) {
+		/* Best effort: only root may give the file to its owner. */
+		if (fchown(fd, st.st_uid, st.st_gid))
+			errno = 0;
+		fchmod(fd, st.st_mode & 07777);
+	} else {
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	fdc_out.f = fdopen(fd, "w");
+	if (!fdc_out.f) {
+		close(fd);
+		fdc_output_close(cmd, NULL, false);
+		goto out_err;
+	}
+	return fdc_out.f;
+
+out_err:
+	fdc_err("%s: %s: %s", cmd, fdc_quote(path), strerror(errno));
+	return NULL;
+}
+
+/*
+ * Write @f's data to the disk and put the temporary file in FILE's place.
+ * Return: 0, or an errno.
+ */
+static int fdc_output_commit(FILE *f)
+{
+	char dir[PATH_MAX], *slash;
+	int err = 0, fd;
+
+	if (fflush(f) || ferror(f))
+		err = errno ? errno : EIO;
+	if (!err && fsync(fileno(f)) && errno != EINVAL)
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(fdc_out.tmp, fdc_out.target))
+		err = errno;
+	if (err)
+		return err;
+	fdc_out.have_tmp = 0;
+	/* The rename itself on the disk: best effort. */
+	snprintf(dir, sizeof(dir), "%s", fdc_out.target);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+/**
+ * fdc_output_close() - finish what fdc_output_open() began
+ * @cmd: the command, for messages
+ * @f: the stream it returned (NULL: nothing more to close)
+ * @ok: the run succeeded: FILE gets the output; else FILE stays as it was
+ *
+ * Return: FDC_EXIT_OK, or FDC_EXIT_FAILURE (after printing a one-line
+ * error when the output could not be written; FILE is then unchanged).
+ */
+int fdc_output_close(const char *cmd, FILE *f, bool ok)
+{
+	sigset_t old;
+	int err = 0;
+
+	if (fdc_out.direct) {
+		err = ferror(f) ? EIO : 0;
+		if (fclose(f) && !err)
+			err = errno;
+	} else if (ok) {
+		err = fdc_output_commit(f);
+	} else if (f) {
+		fclose(f);
+	}
+	fdc_output_block(true, &old);
+	if (fdc_out.have_tmp)
+		unlink(fdc_out.tmp);
+	fdc_out.have_tmp = 0;
+	fdc_output_block(false, &old);
+	if (err) {
+		fdc_err("%s: %s: %s", cmd, fdc_quote(fdc_out.path),
+			strerror(err));
+		return FDC_EXIT_FAILURE;
+	}
+	return ok ? FDC_EXIT_OK : FDC_EXIT_FAILURE;
 }

@@ -18,7 +18,8 @@
 # (nothing installed on the host for it). Tests and docs: sparse,
 # rng-tools5, ent, dieharder, python3-docutils, gnuplot-nox; valgrind for
 # the constant-time check (make ctcheck); python3-jsonschema checks the
-# tool's JSON against tools/cli/schema/, mandoc lints the man page.
+# tool's JSON against tools/cli/schema/, mandoc lints the man page; time
+# (the tool's peak memory) and bsdutils (script: the tool on a terminal).
 set -eu
 
 PKGS="debhelper dh-dkms dkms fakeroot lintian
@@ -26,7 +27,7 @@ gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
-python3-jsonschema mandoc
+python3-jsonschema mandoc time bsdutils
 flex bison libelf-dev libssl-dev nettle-dev libgmp-dev libjansson-dev valgrind"
 
 here=$(cd "$(dirname "$0")" && pwd)
