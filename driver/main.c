@@ -1275,3 +1275,5 @@ module_exit(fairdie_exit);
 MODULE_DESCRIPTION("Exactly fair dice from the CPU's hardware random number generator");
 MODULE_AUTHOR("The fairdie authors");
 MODULE_LICENSE("GPL");
+/* The release, as dkms.conf's PACKAGE_VERSION: /sys/module/fairdie/version. */
+MODULE_VERSION("1.0");
