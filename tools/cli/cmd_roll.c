@@ -155,7 +155,7 @@ static int fdc_roll_plain_lines(struct fdc_roll *r,
 	const struct fdc_dice_term *t = &e->node[e->root].dice;
 	u64 buf[FDC_CACHE_MAX], n = r->count * e->repeat, done = 0, i, k;
 	const struct fdc_cache *c;
-	s64 face;
+	s128 face;
 
 	while (done < n && !ferror_unlocked(stdout)) {
 		fdc_progress("roll", done / e->repeat & ~4095ULL, r->count);
@@ -168,16 +168,26 @@ static int fdc_roll_plain_lines(struct fdc_roll *r,
 		if (fdc_engine_rolls(&r->dev, t->sides, buf, k))
 			return -1;
 		for (i = 0; i < k; i++, done++) {
-			face = (s64)buf[i] + 1 + t->offset;
-			if (r->json)
-				fdc_json_s64(face);
+			/* A die of up to 2^64 - 1 sides: faces beyond s64. */
+			face = (s128)buf[i] + 1 + t->offset;
+			if (r->json && face >= 0)
+				fdc_json_u64((u64)face);
+			else if (r->json)
+				fdc_json_s64((s64)face);
+			else if (face >= 0)
+				fdc_print_u64(stdout, (u64)face,
+					      (done + 1) % e->repeat ? ' ' : '\n');
 			else
-				fdc_print_s64(stdout, face,
+				fdc_print_s64(stdout, (s64)face,
 					      (done + 1) % e->repeat ? ' ' : '\n');
 		}
 	}
 	fdc_progress_end();
 	if (r->json) {
+		/* fairdie.roll/1: "dice" is there, empty without -v. */
+		fdc_json_close();
+		fdc_json_key("dice");
+		fdc_json_array();
 		fdc_json_close();
 		fdc_json_close();
 	}
