@@ -418,9 +418,9 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		if (v.slots[i].rec || v.slots[i].revealed)
 			counts[v.slots[i].revealed ? 1 : 0]++;
 	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
-	printf("%s: %llu records hold: %llu sealed draws revealed, ", v.path,
+	printf("%s: %llu records hold: %llu draws revealed, ", v.path,
 	       (unsigned long long)v.n, (unsigned long long)counts[1]);
-	printf("%llu not yet, %llu other records\n",
+	printf("%llu not yet, %llu others\n",
 	       (unsigned long long)counts[0],
 	       (unsigned long long)(v.n - 2 * counts[1] - counts[0]));
 	if (v.n)

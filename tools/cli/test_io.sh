@@ -74,7 +74,7 @@ no_temp io_output_source_ran_out_no_temp "$tmp"
 "$bin" --random-source="$tmp/rs40" shuffle --json -o "$tmp/h" "$tmp/h" \
 	>"$tmp/out" 2>"$tmp/err"
 same io_output_json_error "$?:$(cmp "$tmp/h" "$tmp/h0" && echo kept)" "1:kept"
-has io_output_json_error_stdout "$tmp/out" '{"error": '
+has io_output_json_error_stdout "$tmp/out" '"error": '
 # Success: the file in place is a permutation of itself, its mode kept.
 chmod 640 "$tmp/h"
 "$bin" --seed=1 shuffle -o "$tmp/h" "$tmp/h" 2>"$tmp/err"
