@@ -138,7 +138,9 @@ fi
 	[ -s "$out/bench.png" ] && printf '## Plot\n\n![bench](bench.png)\n\n'
 	echo "## Figures for machines"
 	echo
-	echo "Kernel $(uname -r) on the host; mode $mode."
+	# The CPU as out/bench named it: figures of different CPUs differ.
+	cpu_id=$(sed -n 's/^CPU: \(.*\), [0-9]* online\.$/\1/p' "$out/host.md")
+	echo "Kernel $(uname -r) on the host; CPU: ${cpu_id:-unknown}; mode $mode."
 	echo
 	echo '```'
 	cat "$out/host.md" "$out/cli.md" "$out/vm.md" 2>/dev/null | grep '^BENCH '
