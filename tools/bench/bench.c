@@ -1141,25 +1141,56 @@ static double bench_loadavg(void)
 	return v;
 }
 
-static void bench_header(void)
+/*
+ * The CPU in @buf: CPUID's vendor, family, model and stepping (the
+ * family and model as /proc/cpuinfo gives them, extended fields added),
+ * then the model name, so that figures from different machines are never
+ * read as one.
+ */
+static void bench_cpu_name(char *buf, size_t len)
 {
-	char line[256], cpu[256] = "unknown";
-	time_t t = time(NULL);
+	unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0, fam, model;
+	char line[256], name[256] = "unknown", vendor[13] = "unknown";
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-			snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
-			cpu[strcspn(cpu, "\n")] = '\0';
+			snprintf(name, sizeof(name), "%s", strchr(line, ':') + 2);
+			name[strcspn(name, "\n")] = '\0';
 			break;
 		}
 	}
 	if (f)
 		fclose(f);
+	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	memcpy(vendor, &ebx, 4);
+	memcpy(vendor + 4, &edx, 4);
+	memcpy(vendor + 8, &ecx, 4);
+	vendor[12] = '\0';
+	__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	fam = (eax >> 8) & 0xf;
+	model = (eax >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (eax >> 20) & 0xff;
+	if (fam >= 6)
+		model |= ((eax >> 16) & 0xf) << 4;
+	snprintf(buf, len, "%s family %u model %u stepping %u (%s)", vendor,
+		 fam, model, eax & 0xf, name);
+}
+
+static void bench_header(void)
+{
+	char line[256], cpu[512];
+	time_t t = time(NULL);
+
+	bench_cpu_name(cpu, sizeof(cpu));
 	strftime(line, sizeof(line), "%Y-%m-%d %H:%M:%S %Z", localtime(&t));
 	printf("# fairdie benchmarks (host part)\n\n");
-	printf("Date: %s. CPU: %s, %ld online. ", line, cpu,
-	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("CPU: %s, %ld online.\n\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("Date: %s. ", line);
 	printf("Repetitions: %d; %.2f s per RDSEED measurement, ",
 	       bench_opt.reps, bench_opt.secs);
 	printf("%.2f s per CPU one. ", bench_opt.cpu_secs);

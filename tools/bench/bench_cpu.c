@@ -19,6 +19,8 @@
 #include "pipe.h"
 #include "fd_sim.h"
 #include "fd_vn.h"
+#include "fd_weights.h"
+#include "fd_wsets.h"
 
 #define BENCH_MEM_WORDS	131072		/* 1 MiB */
 
@@ -83,11 +85,14 @@ static double bench_sampler(u64 sides, double *bits)
 
 /*
  * The whole read path on the memory source, reading 4 KiB at a time
- * through a well of its own, as the module reads RDSEED. Returns rolls/s;
- * *@src_rate gets source bits/s, *@sbpr source bits per roll.
+ * through a well of its own, as the module reads RDSEED; after
+ * SET_WEIGHTS with @wts unless it is NULL (then @sides is its count of
+ * faces). Returns rolls/s; *@src_rate gets source bits/s, *@sbpr source
+ * bits per roll.
  */
-static double bench_mem_pipeline(u64 sides, u32 ext, double *src_rate,
-				 double *sbpr)
+static double bench_mem_pipeline(u64 sides, u32 ext,
+				 const struct fd_weights *wts,
+				 double *src_rate, double *sbpr)
 {
 	struct bench_src src = { .word = bench_mem_word, .tested = true };
 	struct bench_well *w = bench_well_new(ext);
@@ -102,6 +107,8 @@ static double bench_mem_pipeline(u64 sides, u32 ext, double *src_rate,
 	if (!f || !w)
 		goto fail;
 	bench_pipe_open(f, &src, sides, ext, w);
+	if (wts)
+		bench_pipe_set_weights(f, wts);
 	len = sizeof(buf) / f->width * f->width;
 	if (bench_pipe_read(f, buf, len) < 0)
 		goto fail;
@@ -264,6 +271,59 @@ static void bench_cpu_model(void)
 	printf("\n");
 }
 
+static const char * const bench_cpu_weights_notes[] = {
+	"The read path after SET_WEIGHTS with the sums of 2d6 (fd_wsets.h),",
+	"extractor none, on the memory source as the pipeline figures above:",
+	"health tests, the well, the pools and fd_weights_fill(). Model ratio:",
+	"as above, with bit yield = H(w) / source bits per draw.",
+	NULL
+};
+
+/*
+ * The weighted 2d6 draws through the whole read path from memory:
+ * cpu_weights_2d6_ns_per_word and weights_2d6_ratio_model64.
+ */
+static int bench_cpu_weights(void)
+{
+	u64 weights[FD_WSET_MAX], *table;
+	struct bench_stat src = { 0 };
+	double sr, sbpr = NAN, h, c, y, model;
+	struct fd_weights w;
+	u32 count;
+	char a[32];
+	int rep;
+
+	count = fd_wset(0, weights);
+	h = fd_wset_entropy(weights, count);
+	table = calloc(fd_weights_table_words(count), sizeof(*table));
+	if (!table)
+		return -1;
+	memcpy(table + 1, weights, count * sizeof(*weights));
+	if (fd_weights_init(&w, table, count)) {
+		free(table);
+		return -1;
+	}
+	for (rep = 0; rep < bench_opt.reps; rep++) {
+		bench_mem_pipeline(count, FAIRDIE_EXT_NONE, &w, &sr, &sbpr);
+		bench_stat_add(&src, sr);
+	}
+	free(table);
+	c = bench_median(&src);
+	y = h / sbpr;
+	model = y * c / (BENCH_MODEL_RDSEED + c);
+	printf("### Weighted draws through the read path (%s)\n\n",
+	       fd_wset_names[0]);
+	bench_para(bench_cpu_weights_notes);
+	printf("| weights | source bits/s (C) | ns per word | bit yield ");
+	printf("| model ratio at 64 Mbit/s |\n");
+	printf("|---|---:|---:|---:|---:|\n");
+	printf("| %s | %s | %.2f | %.4f | %.3f |\n\n", fd_wset_names[0],
+	       bench_si(a, sizeof(a), c), 64e9 / c, y, model);
+	bench_key(64e9 / c, "cpu_weights_%s_ns_per_word", fd_wset_names[0]);
+	bench_key(model, "weights_%s_ratio_model64", fd_wset_names[0]);
+	return 0;
+}
+
 /**
  * bench_cpu() - the CPU cost section
  *
@@ -311,7 +371,7 @@ int bench_cpu(void)
 				bench_stat_add(&samp_ns[1], 1e9 / r);
 			for (e = 0; e < 3; e++) {
 				bench_stat_add(&pipe[e],
-					       bench_mem_pipeline(s, exts[e],
+					       bench_mem_pipeline(s, exts[e], NULL,
 								  &sr, &sb));
 				bench_stat_add(&src[e], sr);
 				sbpr[e] = sb;
@@ -397,7 +457,7 @@ int bench_cpu(void)
 	printf("### RDSEED ratios from the CPU cost (model)\n\n");
 	bench_para(bench_model_notes);
 	bench_cpu_model();
-	return 0;
+	return bench_cpu_weights();
 }
 
 static double bench_entropy(double p)

@@ -138,7 +138,9 @@ fi
 	[ -s "$out/bench.png" ] && printf '## Plot\n\n![bench](bench.png)\n\n'
 	echo "## Figures for machines"
 	echo
-	echo "Kernel $(uname -r) on the host; mode $mode."
+	# The CPU as out/bench named it: figures of different CPUs differ.
+	cpu_id=$(sed -n 's/^CPU: \(.*\), [0-9]* online\.$/\1/p' "$out/host.md")
+	echo "Kernel $(uname -r) on the host; CPU: ${cpu_id:-unknown}; mode $mode."
 	echo
 	echo '```'
 	cat "$out/host.md" "$out/cli.md" "$out/vm.md" 2>/dev/null | grep '^BENCH '
@@ -151,7 +153,9 @@ fi
 cpu_keys="cpu_none_source_bits_per_s cpu_peres_source_bits_per_s
 d6_mixed_bits_per_roll cpu_stage_health_ns_per_word cpu_stage_vn_ns_per_word
 cpu_stage_peres_ns_per_word cpu_stage_sampler_d6_ns_per_word
-d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64"
+d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64
+cpu_pipeline_d6_none_ns_per_word cpu_pipeline_d6_peres_ns_per_word
+cpu_weights_2d6_ns_per_word weights_2d6_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
 d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
 peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf
