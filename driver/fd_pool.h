@@ -26,8 +26,10 @@ struct fd_pool {
 	u32 count;
 };
 
+/* Empty: the bits discarded are wiped, not only forgotten. */
 static inline void fd_pool_clear(struct fd_pool *p)
 {
+	memzero_explicit(p->word, sizeof(p->word));
 	p->head = 0;
 	p->count = 0;
 }

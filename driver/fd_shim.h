@@ -101,6 +101,13 @@ typedef __s64 s64;
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
+/* The kernel's memzero_explicit(): a wipe the compiler keeps. */
+static inline void memzero_explicit(void *s, size_t n)
+{
+	memset(s, 0, n);
+	__asm__ __volatile__("" : : "r"(s) : "memory");
+}
+
 /* Like the kernel's WARN_ON_ONCE(): evaluates to the condition. */
 #define FD_WARN_ON(cond)	({ bool __c = !!(cond); assert(!__c); __c; })
 

@@ -283,6 +283,29 @@ out:
 	free(qb.bit);
 }
 
+/*
+ * Bits that are discarded are wiped: after fd_pool_clear(), no word of the
+ * ring holds any bit it held (a VM fork or a failed source discards them).
+ */
+static void test_clear_wipes(void)
+{
+	struct fd_pool p;
+	unsigned int i;
+	bool ok = true;
+
+	NOTE("clear: a full ring, then one with its head moved, wiped");
+	fd_pool_clear(&p);
+	while (fd_pool_room(&p) >= 64)
+		fd_pool_put(&p, 0x9e3779b97f4a7c15ULL, 64);
+	fd_pool_take(&p, 64);
+	fd_pool_take(&p, 36);
+	fd_pool_clear(&p);
+	for (i = 0; i < FD_POOL_WORDS; i++)
+		ok &= p.word[i] == 0;
+	CHECK(ok && p.count == 0 && p.head == 0,
+	      "fd_pool_clear() left discarded bits in the ring");
+}
+
 int main(void)
 {
 	struct model q;
@@ -295,6 +318,7 @@ int main(void)
 	test_full(&q);
 	test_garbage();
 	test_move();
+	test_clear_wipes();
 	free(q.bit);
 	return fd_check_summary();
 }
