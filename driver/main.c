@@ -173,6 +173,8 @@ static void fairdie_flush(struct fairdie_file *f)
 	fairdie_attach_well(f);
 	f->width = fd_roll_width(f->sides);
 	fairdie_drop_unread(f);
+	/* The CRNG's words not yet used are discarded, and wiped. */
+	memzero_explicit(f->crng, sizeof(f->crng));
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
@@ -343,8 +345,8 @@ static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 			       size_t room, u64 *made)
 {
+	int err = 0;
 	u64 w;
-	int err;
 
 	if (f->extractor == FAIRDIE_EXT_DIJKSTRA ||
 	    f->pipe.sampler.pow2_bits != 8 * f->width)
@@ -363,13 +365,13 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 		err = fd_pipe_fair64(&f->pipe, fairdie_ops(f), f, nonblock,
 				     &w);
 		if (err)
-			return fairdie_check_health(f, err);
+			break;
 		memcpy(f->stage + f->stage_len, &w, sizeof(w));
 		f->stage_len += sizeof(w);
 		*made += sizeof(w) / f->width;
 	}
 	memzero_explicit(&w, sizeof(w));
-	return 0;
+	return err ? fairdie_check_health(f, err) : 0;
 }
 
 /*
