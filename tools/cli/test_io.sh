@@ -119,7 +119,14 @@ for sig in TERM INT HUP; do
 	env --default-signal=INT "$bin" --seed=1 shuffle -r -i 1-6 -o "$tmp/h" \
 		2>"$tmp/err" &
 	pid=$!
-	sleep 0.3
+	# Mid-run: once its temporary file exists (it is made before the
+	# first write), not after a guessed delay.
+	n=0
+	while [ "$n" -lt 600 ] && ! ls "$tmp"/.fairdie-* >/dev/null 2>&1 &&
+		kill -0 "$pid" 2>/dev/null; do
+		sleep 0.05
+		n=$((n + 1))
+	done
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
