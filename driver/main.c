@@ -194,8 +194,12 @@ static bool fairdie_vmfork_check(struct fairdie_file *f)
 	return true;
 }
 
-/* The lock is free again: wake poll() (the caller of a read or an ioctl). */
-static void fairdie_unlock(struct fairdie_file *f)
+/**
+ * fairdie_unlock() - release the file's lock and wake poll(), which waits
+ *	for it to be free (the caller of a read or an ioctl)
+ * @f: the open file, locked
+ */
+void fairdie_unlock(struct fairdie_file *f)
 {
 	mutex_unlock(&f->lock);
 	if (fairdie_fault_lose_wakeup())
@@ -283,6 +287,7 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->well)
 		fairdie_well_join(f->well, &f->client);
 	fd_sim_restart(&f->sim);
+	fairdie_raw_forget(f);
 }
 
 static bool fairdie_interrupted(void *ctx)
@@ -1006,6 +1011,8 @@ static long fairdie_ioctl(struct file *file, unsigned int cmd,
 		return fairdie_set_weights(f, argp);
 	case FAIRDIE_IOC_GET_WEIGHTS:
 		return fairdie_get_weights(f, argp);
+	case FAIRDIE_IOC_GET_RAW:
+		return fairdie_get_raw(f, argp);
 	default:
 		return -ENOTTY;
 	}
