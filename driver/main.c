@@ -337,8 +337,27 @@ static int fairdie_check_health(struct fairdie_file *f, int err)
 	return err;
 }
 
+/*
+ * The fault build's modulo_bias knob (driver/fault.c): the bits a roll of
+ * the file's fair die takes when made the wrong way, or 0 (always, in a
+ * module built without fault injection).
+ */
+static u32 fairdie_modulo_bits(struct fairdie_file *f)
+{
+	if (f->weights || f->extractor == FAIRDIE_EXT_DIJKSTRA)
+		return 0;
+	return fairdie_fault_modulo_bits(f->sides);
+}
+
 static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 {
+	u32 bits = fairdie_modulo_bits(f);
+
+	if (bits)
+		return fairdie_check_health(f,
+			fairdie_fault_modulo_roll(&f->pipe, fairdie_ops(f), f,
+						  nonblock, f->sides, bits,
+						  out));
 	return fairdie_check_health(f, fd_pipe_roll(&f->pipe, fairdie_ops(f),
 						    f, nonblock, out));
 }
@@ -387,6 +406,8 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 {
 	size_t room = sizeof(f->stage);
+	/* The fault build's wrong scaling takes the roll-by-roll road. */
+	bool fast = !fairdie_modulo_bits(f);
 	u64 v, made = 0;
 	int err = 0;
 
@@ -399,10 +420,12 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		fd_pipe_set_demand(&f->pipe, 8ULL * min(room, want));
 	if (f->format == FAIRDIE_FMT_BINARY) {
 		room = min(room, want) / f->width * f->width;
-		err = fairdie_stage_words(f, nonblock, room, &made);
+		if (fast)
+			err = fairdie_stage_words(f, nonblock, room, &made);
 	}
 	/* Binary rolls: many at a time, the same rolls. */
-	if (!err && f->format == FAIRDIE_FMT_BINARY && f->stage_len < room) {
+	if (!err && fast && f->format == FAIRDIE_FMT_BINARY &&
+	    f->stage_len < room) {
 		u32 n;
 
 		err = fd_pipe_fill(&f->pipe, fairdie_ops(f), f, nonblock,
