@@ -86,9 +86,11 @@ static const struct {
  * @attrs: the device's sysfs attributes, "" when missing
  * @time: the wall clock, ISO 8601 in UTC
  * @mono: the monotonic clock, in seconds
+ * @have_stats: @stats was read (not on the test builds' stand-in device)
  */
 struct fdc_snapshot {
 	struct fairdie_stats stats;
+	bool have_stats;
 	char attrs[FDC_COLLECT_ATTRS][128];
 	char time[32];
 	double mono;
@@ -104,8 +106,10 @@ struct fdc_snapshot {
  * @deck: the cards of a deck (--shuffle), 0 for a die
  * @width: bytes per unit in FILE
  * @keep_partial: on a failure of the device, keep what was captured
- * @src: the device, opened through the engine (decks) or alone
- * @eng: the engine, for decks
+ * @fake: the test builds' stand-in device ("--device fake:SEED"), whose
+ *	rolls come through the engine: the final stage only
+ * @eng: the engine over the device: its source for reads and ioctls, and
+ *	the draws of decks
  * @source: the file's source, resolved
  * @extractor: its extractor
  * @sim: its simulated coin
@@ -125,6 +129,7 @@ struct fdc_capture {
 	u64 deck;
 	unsigned int width;
 	bool keep_partial;
+	bool fake;
 	struct fdc_engine eng;
 	__u32 source;
 	__u32 extractor;
@@ -222,6 +227,9 @@ static int fdc_snapshot(struct fdc_capture *c, struct fdc_snapshot *s)
 		s->attrs[i][n] = '\0';
 		s->attrs[i][strcspn(s->attrs[i], "\n")] = '\0';
 	}
+	if (c->fake)
+		return 0;
+	s->have_stats = true;
 	return fdc_device_ioctl(&c->eng.src, FAIRDIE_IOC_GET_STATS, &s->stats,
 				"GET_STATS");
 }
@@ -372,6 +380,27 @@ static int fdc_collect_conditioned(struct fdc_capture *c, u8 *buf)
 	return 0;
 }
 
+/* The stand-in device's rolls, in its binary format (test builds). */
+static int fdc_collect_fake_rolls(struct fdc_capture *c, u8 *buf, size_t n)
+{
+	u64 vals[FDC_CACHE_MAX];
+	size_t i, j, k;
+
+	for (i = 0; i < n; i += k) {
+		k = n - i < FDC_CACHE_MAX ? n - i : FDC_CACHE_MAX;
+		if (fdc_engine_rolls(&c->eng, c->sides, vals, k)) {
+			fdc_collect_fail(c, "%s: %s after %llu rolls",
+					 c->eng.src.name, fdc_last_error(),
+					 (unsigned long long)c->done);
+			return -1;
+		}
+		for (j = 0; j < k; j++)
+			fd_put_roll(buf + (i + j) * c->width, vals[j],
+				    c->width);
+	}
+	return 0;
+}
+
 /* Rolls in the device's binary format: checked, then little-endian. */
 static int fdc_collect_rolls(struct fdc_capture *c, u8 *buf)
 {
@@ -380,7 +409,8 @@ static int fdc_collect_rolls(struct fdc_capture *c, u8 *buf)
 
 	while (c->done < c->count) {
 		n = c->count - c->done < per ? c->count - c->done : per;
-		if (fdc_collect_read(c, buf, n * c->width, "rolls"))
+		if (c->fake ? fdc_collect_fake_rolls(c, buf, n) :
+			      fdc_collect_read(c, buf, n * c->width, "rolls"))
 			return -1;
 		for (i = 0; i < n; i++) {
 			v = fd_get_roll(buf + i * c->width, c->width);
@@ -459,12 +489,16 @@ static void fdc_json_snapshot(const char *key, const struct fdc_snapshot *s)
 	fdc_json_key("time");
 	fdc_json_str(s->time);
 	fdc_json_key("stats");
-	fdc_json_object();
-	for (i = 0; i < ARRAY_SIZE(stats); i++) {
-		fdc_json_key(stats[i].name);
-		fdc_json_u64(stats[i].value);
+	if (s->have_stats) {
+		fdc_json_object();
+		for (i = 0; i < ARRAY_SIZE(stats); i++) {
+			fdc_json_key(stats[i].name);
+			fdc_json_u64(stats[i].value);
+		}
+		fdc_json_close();
+	} else {
+		fdc_json_null();
 	}
-	fdc_json_close();
 	fdc_json_key("sysfs");
 	fdc_json_object();
 	for (i = 0; i < FDC_COLLECT_ATTRS; i++) {
@@ -499,11 +533,11 @@ static void fdc_json_common(const struct fdc_capture *c)
 	fdc_json_key("device");
 	fdc_json_str(c->eng.src.name);
 	fdc_json_key("source");
-	fdc_json_str(fd_source_name(c->source));
+	fdc_json_str(c->fake ? "fake" : fd_source_name(c->source));
 	fdc_json_key("extractor");
-	fdc_json_str(fd_extractor_name(c->extractor));
+	fdc_json_str(c->fake ? "none" : fd_extractor_name(c->extractor));
 	fdc_json_key("sim");
-	if (c->source == FAIRDIE_SRC_SIM) {
+	if (!c->fake && c->source == FAIRDIE_SRC_SIM) {
 		fdc_json_object();
 		fdc_json_key("seed");
 		fdc_json_u64(c->sim.seed);
@@ -707,6 +741,13 @@ static int fdc_collect_open(struct fdc_capture *c, const struct fdc_config *cfg)
 	if (fdc_engine_open(&c->eng, cfg))
 		return -1;
 	if (!fdc_source_is_device(&c->eng.src)) {
+#ifdef FDC_FAKE_DEVICE
+		/* The tests' stand-in rolls dice, through the engine. */
+		if (c->stage == FDC_STAGE_FINAL) {
+			c->fake = true;
+			return 0;
+		}
+#endif
 		fdc_err("collect: %s is not the device", c->eng.src.name);
 		fdc_engine_close(&c->eng);
 		return -1;
@@ -759,8 +800,8 @@ static int fdc_collect_stage(struct fdc_capture *c,
 		fdc_engine_close(&c->eng);
 		return FDC_EXIT_FAILURE;
 	}
-	if (c->stage == FDC_STAGE_CONDITIONED ||
-	    (c->stage == FDC_STAGE_FINAL && !c->deck)) {
+	if (!c->fake && (c->stage == FDC_STAGE_CONDITIONED ||
+			 (c->stage == FDC_STAGE_FINAL && !c->deck))) {
 		sides = c->stage == FDC_STAGE_CONDITIONED ? 256 : c->sides;
 		if (fdc_device_ioctl(&c->eng.src, FAIRDIE_IOC_SET_SIDES,
 				     &sides, "SET_SIDES")) {
