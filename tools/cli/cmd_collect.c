@@ -874,19 +874,20 @@ static int fdc_collect_sp800_90b(struct fdc_capture *c,
 	bool ok;
 	u32 flags;
 
-	if (mkdir(c->path, 0777) && (errno != EEXIST || stat(c->path, &st) ||
-				     !S_ISDIR(st.st_mode))) {
-		fdc_err("collect: %s: %s", fdc_quote(c->path),
-			strerror(errno ? errno : ENOTDIR));
-		return FDC_EXIT_FAILURE;
-	}
 	if (strlen(c->path) > PATH_MAX - 32) {
 		fdc_err("collect: %s: %s", fdc_quote(c->path),
 			strerror(ENAMETOOLONG));
 		return FDC_EXIT_FAILURE;
 	}
+	/* The device first: no empty folder is left when it is missing. */
 	if (fdc_collect_open(c, cfg))
 		return FDC_EXIT_FAILURE;
+	if (mkdir(c->path, 0777) && (errno != EEXIST || stat(c->path, &st) ||
+				     !S_ISDIR(st.st_mode))) {
+		fdc_err("collect: %s: %s", fdc_quote(c->path),
+			strerror(errno == EEXIST ? ENOTDIR : errno));
+		goto out;
+	}
 	buf = malloc(8 * FAIRDIE_RAW_MAX_WORDS);
 	words = malloc(FAIRDIE_RAW_MAX_WORDS * sizeof(*words));
 	if (!buf || !words) {
