@@ -76,7 +76,7 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle sample craps roulette extract pick config stats bench
+commands="roll shuffle sample craps roulette extract pick config stats bench collect
 keygen seal reveal verify"
 
 # --- help and usage -------------------------------------------------------
@@ -1060,11 +1060,11 @@ t 1 "collect unwritable" "$fake" --device=fake:1 collect --stage final \
 # The meter, on a terminal (it waits half a second: once more if too soon).
 if command -v script >/dev/null 2>&1; then
 	for try in 1 2; do
-		script -qec "$fake --device=fake:1 collect --stage final -n 8000000 -o $c" \
+		script -qec "$fake --device=fake:1 collect --stage final --shuffle 256 -n 60000 -o $c" \
 			"$tmp/log" >/dev/null 2>&1 </dev/null
-		grep -aqE 'collect: [0-9]+% \([0-9]+ of 8000000\)' "$tmp/log" && break
+		grep -aqE 'collect: [0-9]+% \([0-9]+ of 15360000\)' "$tmp/log" && break
 	done
-	grep -aqE 'collect: [0-9]+% \([0-9]+ of 8000000\)' "$tmp/log" && pass ||
+	grep -aqE 'collect: [0-9]+% \([0-9]+ of 15360000\)' "$tmp/log" && pass ||
 		fail "collect: no meter on the terminal"
 	rm -f "$c" "$c.json"
 fi
