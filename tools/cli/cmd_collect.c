@@ -102,8 +102,9 @@ struct fdc_snapshot {
  * @path: -o FILE, or the folder of --sp800-90b
  * @count: units asked for
  * @done: units written
- * @sides: the final stage's die, 0 for decks
+ * @sides: the final stage's die (the faces of @wdie), 0 for decks
  * @deck: the cards of a deck (--shuffle), 0 for a die
+ * @wdie: the loaded die of --weights, count 0 for none
  * @width: bytes per unit in FILE
  * @keep_partial: on a failure of the device, keep what was captured
  * @fake: the test builds' stand-in device ("--device fake:SEED"), whose
@@ -127,6 +128,7 @@ struct fdc_capture {
 	u64 done;
 	u64 sides;
 	u64 deck;
+	struct fdc_wdie wdie;
 	unsigned int width;
 	bool keep_partial;
 	bool fake;
@@ -152,9 +154,10 @@ static const char fdc_collect_help[] =
 "               health tests see them, before any extractor (root only)\n"
 "  conditioned  COUNT bytes of fair bits out of the extractor, in order\n"
 "  final        COUNT rolls of a die through the device's read path, in its\n"
-"               binary width (1, 2, 4 or 8 bytes, little-endian); or with\n"
-"               --shuffle M, COUNT decks of M bytes, each a permutation of\n"
-"               0..M-1 by the tool's exact shuffle\n"
+"               binary width (1, 2, 4 or 8 bytes, little-endian); with\n"
+"               --weights, COUNT draws of a loaded die (faces from 0), the\n"
+"               same way; or with --shuffle M, COUNT decks of M bytes, each\n"
+"               a permutation of 0..M-1 by the tool's exact shuffle\n"
 "--sp800-90b DIR writes DIR/raw.bin (COUNT 8-bit samples, the bytes of raw\n"
 "words), DIR/restart.bin (1000 restarts of the source x 1000 samples, one\n"
 "restart a row) and DIR/sp800-90b.json, for NIST's ea_non_iid and\n"
@@ -166,6 +169,8 @@ static const char fdc_collect_help[] =
 "  -n, --count=COUNT       words, bytes, rolls, decks or samples (default\n"
 "                          1000000; 10000 decks)\n"
 "      --shuffle=M         final: decks of M cards, 1 to 256\n"
+"      --weights=W1,W2,... final: draws of a loaded die, face i with\n"
+"                          probability Wi over the sum of the weights\n"
 "  -o, --output=FILE       the capture; FILE.json is written beside it\n"
 "      --keep-partial      when the device fails midway (a health test\n"
 "                          failure: EIO), keep what was captured before,\n"
@@ -179,6 +184,7 @@ enum {
 	FDC_OPT_SP800_90B,
 	FDC_OPT_SHUFFLE,
 	FDC_OPT_KEEP_PARTIAL,
+	FDC_OPT_WEIGHTS,
 };
 
 static const struct option fdc_collect_opts[] = {
@@ -188,6 +194,7 @@ static const struct option fdc_collect_opts[] = {
 	{ "shuffle", required_argument, NULL, FDC_OPT_SHUFFLE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep-partial", no_argument, NULL, FDC_OPT_KEEP_PARTIAL },
+	{ "weights", required_argument, NULL, FDC_OPT_WEIGHTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -388,7 +395,9 @@ static int fdc_collect_fake_rolls(struct fdc_capture *c, u8 *buf, size_t n)
 
 	for (i = 0; i < n; i += k) {
 		k = n - i < FDC_CACHE_MAX ? n - i : FDC_CACHE_MAX;
-		if (fdc_engine_rolls(&c->eng, c->sides, vals, k)) {
+		if (c->wdie.count ?
+		    fdc_engine_weighted(&c->eng, &c->wdie, vals, k) :
+		    fdc_engine_rolls(&c->eng, c->sides, vals, k)) {
 			fdc_collect_fail(c, "%s: %s after %llu rolls",
 					 c->eng.src.name, fdc_last_error(),
 					 (unsigned long long)c->done);
@@ -613,6 +622,17 @@ static void fdc_json_stage(const struct fdc_capture *c, const char *file)
 		fdc_json_u64(c->deck);
 	else
 		fdc_json_null();
+	fdc_json_key("weights");
+	if (c->wdie.count) {
+		u32 i;
+
+		fdc_json_array();
+		for (i = 0; i < c->wdie.count; i++)
+			fdc_json_u64(c->wdie.weights[i]);
+		fdc_json_close();
+	} else {
+		fdc_json_null();
+	}
 	fdc_json_key("sha256");
 	fdc_json_str(c->digest);
 }
@@ -793,6 +813,11 @@ static int fdc_collect_stage(struct fdc_capture *c,
 		fdc_engine_close(&c->eng);
 		return FDC_EXIT_USAGE;
 	}
+	if (c->wdie.count && !c->fake && c->extractor == FAIRDIE_EXT_DIJKSTRA) {
+		fdc_err("collect: the dijkstra extractor draws no weighted dice: choose another --extractor");
+		fdc_engine_close(&c->eng);
+		return FDC_EXIT_USAGE;
+	}
 	if (snprintf(json, sizeof(json), "%s.json", c->path) >=
 	    (int)sizeof(json)) {
 		fdc_err("collect: %s: %s", fdc_quote(c->path),
@@ -800,8 +825,19 @@ static int fdc_collect_stage(struct fdc_capture *c,
 		fdc_engine_close(&c->eng);
 		return FDC_EXIT_FAILURE;
 	}
-	if (!c->fake && (c->stage == FDC_STAGE_CONDITIONED ||
-			 (c->stage == FDC_STAGE_FINAL && !c->deck))) {
+	if (!c->fake && c->wdie.count) {
+		struct fairdie_weights w = {
+			.weights = (uintptr_t)c->wdie.weights,
+			.count = c->wdie.count,
+		};
+
+		if (fdc_device_ioctl(&c->eng.src, FAIRDIE_IOC_SET_WEIGHTS, &w,
+				     "SET_WEIGHTS")) {
+			fdc_engine_close(&c->eng);
+			return FDC_EXIT_FAILURE;
+		}
+	} else if (!c->fake && (c->stage == FDC_STAGE_CONDITIONED ||
+				(c->stage == FDC_STAGE_FINAL && !c->deck))) {
 		sides = c->stage == FDC_STAGE_CONDITIONED ? 256 : c->sides;
 		if (fdc_device_ioctl(&c->eng.src, FAIRDIE_IOC_SET_SIDES,
 				     &sides, "SET_SIDES")) {
@@ -978,6 +1014,7 @@ int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_capture *c;
 	const char *stage = NULL, *dir = NULL, *out = NULL;
+	const char *weights = NULL;
 	bool have_count = false, keep_partial = false;
 	u64 count = 0, deck = 0;
 	int opt, ret, i;
@@ -1016,6 +1053,9 @@ int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv)
 		case FDC_OPT_KEEP_PARTIAL:
 			keep_partial = true;
 			break;
+		case FDC_OPT_WEIGHTS:
+			weights = optarg;
+			break;
 		case 'h':
 			fdc_help(fdc_collect_help);
 			return fdc_finish_output();
@@ -1046,8 +1086,8 @@ int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv)
 	c->keep_partial = keep_partial;
 	ret = FDC_EXIT_USAGE;
 	if (dir) {
-		if (out || deck || cfg->sides || c->keep_partial) {
-			fdc_err("collect: --sp800-90b takes none of -o, --shuffle, --sides and --keep-partial");
+		if (out || deck || cfg->sides || weights || c->keep_partial) {
+			fdc_err("collect: --sp800-90b takes none of -o, --shuffle, --sides, --weights and --keep-partial");
 			goto out;
 		}
 		c->stage = FDC_STAGE_SP800_90B;
@@ -1069,13 +1109,23 @@ int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv)
 		fdc_err("collect: --stage %s needs -o FILE", stage);
 		goto out;
 	}
-	if (c->stage != FDC_STAGE_FINAL && (deck || cfg->sides)) {
-		fdc_err("collect: --sides and --shuffle are for --stage final");
+	if (c->stage != FDC_STAGE_FINAL && (deck || cfg->sides || weights)) {
+		fdc_err("collect: --sides, --weights and --shuffle are for --stage final");
 		goto out;
 	}
-	if (deck && cfg->sides) {
-		fdc_err("collect: --sides and --shuffle exclude each other");
+	if (!!deck + !!cfg->sides + !!weights > 1) {
+		fdc_err("collect: --sides, --weights and --shuffle exclude each other");
 		goto out;
+	}
+	if (weights) {
+		u64 *w = NULL;
+		u32 n = fdc_parse_weights("collect", weights, &w);
+		int err = !n || fdc_wdie_init(&c->wdie, w, n);
+
+		free(w);
+		if (err)
+			goto out;
+		cfg->sides = c->wdie.count;
 	}
 	if (c->stage == FDC_STAGE_CONDITIONED &&
 	    cfg->extractor == FAIRDIE_EXT_DIJKSTRA) {
@@ -1100,6 +1150,7 @@ int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv)
 	cfg->sides = 0;
 	ret = fdc_collect_stage(c, cfg);
 out:
+	fdc_wdie_free(&c->wdie);
 	free(c);
 	return ret;
 }

@@ -173,7 +173,7 @@ json shuffle "$bin" $s shuffle --json -r -n 3 -e x y
 json shuffle "$fake" --device=fake:1 shuffle --json --stats 4
 json sample "$bin" $s sample --json 3 1000000000
 # collect's sidecars, captured by the stand-in device.
-for a in "--sides=6" "--sides=1000" "--shuffle=52"; do
+for a in "--sides=6" "--sides=1000" "--shuffle=52" "--weights=1,2,3"; do
 	case $a in --sides=*) g=$a; a= ;; *) g= ;; esac
 	# shellcheck disable=SC2086
 	"$fake" --device=fake:1 $g collect --stage final -n 100 $a \

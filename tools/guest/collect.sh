@@ -10,7 +10,8 @@
 #   conditioned  the fair bits of a coin are the device's d256 bytes (fdread)
 #                and pass ent
 #   final        d6 bytes all below 6 and near 1/6 each; d1000 in 16 bits;
-#                decks of 52 and 256 cards are permutations
+#                a loaded die 1,0,3; decks of 52 and 256 cards are
+#                permutations
 #   sp800-90b    raw.bin and restart.bin of the documented sizes, and the
 #                manifest; "full" adds the default run (10^6 samples), timed
 #   failures     a stuck source ends a capture with EIO and leaves no file, or
@@ -180,6 +181,14 @@ t 0 "final d1000" $fd --sides=1000 collect --stage final -n 50000 \
 	has "$tmp/d1000.bin.json" '"unit_bytes": 2,' "final d1000 width"
 values "$tmp/d1000.bin" 2 | awk '$1 > 999 { exit 1 }' && pass ||
 	fail "final d1000: a value above 999"
+# A loaded die through SET_WEIGHTS: a face of weight 0 never comes.
+t 0 "final weights" $fd collect --stage final --weights 1,0,3 -n 40000 \
+	-o "$tmp/w.bin" && size "$tmp/w.bin" 40000 &&
+	has "$tmp/w.bin.json" '"weights": [1, 0, 3]' "final weights sidecar"
+values "$tmp/w.bin" 1 | awk '{ n[$1]++ } END {
+	printf "final weights 1,0,3: %d %d %d\n", n[0], n[1], n[2]
+	exit n[1] || n[0] < 9400 || n[0] > 10600 || n[0] + n[2] != 40000 }' &&
+	pass || fail "final weights: faces not drawn 1:0:3"
 for m in 52 256; do
 	t 0 "final decks of $m" $fd collect --stage final --shuffle $m -n 500 \
 		-o "$tmp/deck.bin" || continue
