@@ -294,9 +294,12 @@ static const char *fdc_collect_why(int err)
 	}
 }
 
-/* GET_RAW of @n words, @flags; 0 or -1 after noting the failure. */
+/*
+ * GET_RAW of @n words, @flags; 0 or -1 after noting the failure, which
+ * says how many @what were captured before (@done).
+ */
 static int fdc_collect_get_raw(struct fdc_capture *c, u64 *words, u32 n,
-			       u32 flags, const char *what)
+			       u32 flags, u64 done, const char *what)
 {
 	struct fairdie_raw r = {
 		.words = (uintptr_t)words, .count = n, .flags = flags,
@@ -307,7 +310,7 @@ static int fdc_collect_get_raw(struct fdc_capture *c, u64 *words, u32 n,
 		return 0;
 	err = errno;
 	fdc_collect_fail(c, "%s: GET_RAW: %s after %llu %s%s", c->eng.src.name,
-			 strerror(err), (unsigned long long)c->done, what,
+			 strerror(err), (unsigned long long)done, what,
 			 fdc_collect_why(err));
 	errno = err;
 	return -1;
@@ -360,7 +363,7 @@ static int fdc_collect_raw(struct fdc_capture *c, u64 *words, u8 *bytes)
 		n = c->count - c->done < FAIRDIE_RAW_MAX_WORDS ?
 		    c->count - c->done : FAIRDIE_RAW_MAX_WORDS;
 		/* The capture starts the source, start-up test and all. */
-		if (fdc_collect_get_raw(c, words, n, flags, "words"))
+		if (fdc_collect_get_raw(c, words, n, flags, c->done, "words"))
 			return -1;
 		flags = 0;
 		fdc_collect_le64(bytes, words, n);
@@ -424,7 +427,8 @@ static int fdc_collect_rolls(struct fdc_capture *c, u8 *buf)
 		for (i = 0; i < n; i++) {
 			v = fd_get_roll(buf + i * c->width, c->width);
 			if (v >= c->sides) {
-				fdc_collect_fail(c, "%s: the device returned %llu for a %llu-sided roll",
+				fdc_collect_fail(c,
+						 "%s: the device returned %llu for a %llu-sided roll",
 						 c->eng.src.name,
 						 (unsigned long long)v,
 						 (unsigned long long)c->sides);
@@ -637,6 +641,14 @@ static void fdc_json_stage(const struct fdc_capture *c, const char *file)
 	fdc_json_str(c->digest);
 }
 
+/* What the manifest of --sp800-90b DIR says of its files. */
+#define FDC_RAW_LAYOUT \
+	"one byte a sample: the raw words of one run of the source in order, each word's 8 bytes from bits 0-7 to bits 56-63"
+#define FDC_RESTART_LAYOUT \
+	"row-major: row i is the 1000 samples after restart i (SP 800-90B 3.1.4.1), each restart a GET_RAW with FAIRDIE_RAW_RESTART: fresh health tests, the start-up test's 1024 bits tested and discarded"
+#define FDC_H_I \
+	"the initial entropy estimate ea_non_iid prints: min(H_original, 8 x H_bitstring), per 8-bit sample"
+
 /* The manifest of --sp800-90b DIR. */
 static void fdc_json_sp800_90b(const struct fdc_capture *c,
 			       const char *raw_sha, const char *restart_sha)
@@ -659,7 +671,7 @@ static void fdc_json_sp800_90b(const struct fdc_capture *c,
 	fdc_json_key("bits_per_symbol");
 	fdc_json_u64(8);
 	fdc_json_key("layout");
-	fdc_json_str("one byte a sample: the raw words of one run of the source in order, each word's 8 bytes from bits 0-7 to bits 56-63");
+	fdc_json_str(FDC_RAW_LAYOUT);
 	fdc_json_key("sha256");
 	fdc_json_str(raw_sha);
 	fdc_json_close();
@@ -674,7 +686,7 @@ static void fdc_json_sp800_90b(const struct fdc_capture *c,
 	fdc_json_key("bits_per_symbol");
 	fdc_json_u64(8);
 	fdc_json_key("layout");
-	fdc_json_str("row-major: row i is the 1000 samples after restart i (SP 800-90B 3.1.4.1), each restart a GET_RAW with FAIRDIE_RAW_RESTART: fresh health tests, the start-up test's 1024 bits tested and discarded");
+	fdc_json_str(FDC_RESTART_LAYOUT);
 	fdc_json_key("sha256");
 	fdc_json_str(restart_sha);
 	fdc_json_close();
@@ -685,7 +697,7 @@ static void fdc_json_sp800_90b(const struct fdc_capture *c,
 		fdc_json_str(commands[i]);
 	fdc_json_close();
 	fdc_json_key("h_i");
-	fdc_json_str("the initial entropy estimate ea_non_iid prints: min(H_original, 8 x H_bitstring), per 8-bit sample");
+	fdc_json_str(FDC_H_I);
 }
 
 /*
@@ -880,15 +892,16 @@ static int fdc_collect_stage(struct fdc_capture *c,
 	/* A failure of the device may keep its capture; others never. */
 	keep = ok || (c->keep_partial && c->error[0]);
 	if (fdc_snapshot(c, &c->after))
-		keep = ok = false;
+		keep = false;
 	fdc_collect_digest(c, c->digest);
 	if (keep && fdc_sidecar_write(c, json, c->path, NULL, NULL, tmp,
 				      sizeof(tmp)))
-		keep = ok = false;
-	if (fdc_output_close("collect", c->out, keep) != FDC_EXIT_OK)
-		ok = keep = false;
-	if (keep && fdc_sidecar_commit(tmp, json, true))
-		ok = false;
+		keep = false;
+	if (fdc_output_close("collect", c->out, keep) != FDC_EXIT_OK ||
+	    (keep && fdc_sidecar_commit(tmp, json, true)))
+		keep = false;
+	/* Success is a whole capture, kept with its sidecar. */
+	ok = ok && keep;
 	ret = ok ? FDC_EXIT_OK : FDC_EXIT_FAILURE;
 out:
 	free(buf);
@@ -948,7 +961,8 @@ static int fdc_collect_sp800_90b(struct fdc_capture *c,
 		if (samples > 8ULL * FAIRDIE_RAW_MAX_WORDS)
 			samples = 8ULL * FAIRDIE_RAW_MAX_WORDS;
 		n = (samples + 7) / 8;
-		ok = !fdc_collect_get_raw(c, words, n, flags, "samples");
+		ok = !fdc_collect_get_raw(c, words, n, flags, c->done,
+					  "samples");
 		flags = 0;
 		if (!ok)
 			break;
@@ -972,8 +986,7 @@ static int fdc_collect_sp800_90b(struct fdc_capture *c,
 		     FDC_RESTARTS * FDC_RESTART_SAMPLES);
 	for (i = 0; ok && i < FDC_RESTARTS; i++) {
 		ok = !fdc_collect_get_raw(c, words, FDC_RESTART_SAMPLES / 8,
-					  FAIRDIE_RAW_RESTART,
-					  "samples of raw.bin, then restarts");
+					  FAIRDIE_RAW_RESTART, i, "restarts");
 		if (!ok)
 			break;
 		fdc_collect_le64(buf, words, FDC_RESTART_SAMPLES / 8);

@@ -134,7 +134,7 @@ struct fairdie_weights {
 #define FAIRDIE_RAW_MAX_WORDS	4096
 
 /* FAIRDIE_IOC_GET_RAW: restart the source first (health tests, start-up test). */
-#define FAIRDIE_RAW_RESTART	(1U << 0)
+#define FAIRDIE_RAW_RESTART	0x1U
 
 /**
  * struct fairdie_raw - raw words of the open file's source, for evidence
