@@ -52,15 +52,21 @@ static void fd_well_discard(struct fd_well *w)
 /**
  * fd_well_join() - a reader starts using the well (again)
  * @w: the well
- * @c: the reader's record of it
+ * @c: the reader's record of it, waiting in no well's queue
  *
  * A reader that joins after a health failure restarts the well, with a
- * fresh start-up test, when it first takes from it.
+ * fresh start-up test, when it first takes from it. It starts on this
+ * well's clock, as a reader new to it: what it received from another well
+ * (or from this one before) counts for nothing here.
  */
 void fd_well_join(struct fd_well *w, struct fd_well_client *c)
 {
 	c->epoch = w->epoch;
 	c->generation = w->generation;
+	if (FD_WARN_ON(c->queued))
+		return;
+	c->received = 0;
+	c->taken_before = false;
 }
 
 /**

@@ -14,6 +14,10 @@
  *             the next is served
  *   early     a reader giving up takes what is there, if its turn is next
  *   epoch     a reader that joined before a health failure stops waiting
+ *   join      a reader that took 1 Mbit from one well and joins another
+ *             starts on the new well's clock: beside a competitor there,
+ *             it gets half of 10,000 rounds (it got none when it carried
+ *             the old well's count)
  *   dequeue   leaving from the head, the middle or the tail keeps the
  *             queue and its demand right; fd_well_need() is what it lacks
  *   share     a simulated slow source (98% of tries underflow) read by two
@@ -281,6 +285,58 @@ static void test_epoch(void)
 	      "epoch: a reader of before the failure stops waiting, unserved");
 }
 
+/* Rounds of 512 bits for the readers of @c, each served in turn. */
+static void rounds(struct fd_well_client **c, struct fd_pipe **p,
+		   unsigned int n, unsigned int rounds, u64 *got)
+{
+	unsigned int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < n; i++) {
+			p[i]->want_bits = 512;
+			fd_well_enter(&well, c[i], p[i], r);
+		}
+		well_level(512);
+		fd_well_serve(&well, r);
+		for (i = 0; i < n; i++) {
+			got[i] += p[i]->pool.count;
+			fd_pool_clear(&p[i]->pool);
+			fd_well_leave(c[i], r);
+			fd_well_end_read(&well, c[i]);
+		}
+	}
+}
+
+static void test_join(void)
+{
+	struct fd_well_client a, b;
+	struct fd_pipe pa, pb;
+	struct fd_well_client *c[2] = { &a, &b };
+	struct fd_pipe *p[2] = { &pa, &pb };
+	u64 got[2] = { 0, 0 };
+
+	/* a alone on a first well: 1 Mbit. */
+	well_setup(0);
+	memset(&a, 0, sizeof(a));
+	memset(&pa, 0, sizeof(pa));
+	fd_well_join(&well, &a);
+	rounds(c, p, 1, 2048, got);
+	CHECK(got[0] == 2048 * 512, "join: a took 1 Mbit from the first well");
+
+	/* Another well, where b reads; a joins it. */
+	well_setup(0);
+	memset(&b, 0, sizeof(b));
+	memset(&pb, 0, sizeof(pb));
+	fd_well_join(&well, &b);
+	rounds(c + 1, p + 1, 1, 100, got + 1);
+	fd_well_join(&well, &a);
+	got[0] = got[1] = 0;
+	rounds(c, p, 2, 10000, got);
+	CHECK(got[0] >= 4900 * 512 && got[1] >= 4900 * 512,
+	      "join: on the new well's clock, each gets half (%llu %llu)",
+	      (unsigned long long)got[0], (unsigned long long)got[1]);
+}
+
 static void test_dequeue(void)
 {
 	struct fd_well_client c[4];
@@ -505,6 +561,7 @@ int main(void)
 	test_away();
 	test_early();
 	test_epoch();
+	test_join();
 	test_dequeue();
 	test_share();
 	return fd_check_summary();
