@@ -59,6 +59,8 @@ struct fairdie_well;
  * @client: the file's record of @well, and its place in the well's queue
  * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
+ * @user: the opener's record, whose user_rate cap the file's reads count
+ *	against (driver/share.c)
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -92,6 +94,7 @@ struct fairdie_file {
 	struct fd_well_client client;
 	struct task_struct *reader;
 	kuid_t uid;
+	struct fairdie_user *user;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -135,6 +138,14 @@ bool fairdie_hwrng_late(u64 deadline);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries);
 
+/* share.c */
+struct fairdie_user;
+struct fairdie_user *fairdie_user_get(kuid_t uid);
+void fairdie_user_put(struct fairdie_user *u);
+int fairdie_user_wait(struct fairdie_user *u, bool nonblock, u32 *allow);
+void fairdie_user_charge(struct fairdie_user *u, u64 bits);
+int fairdie_share_init(void);
+
 /* main.c */
 const char *fairdie_extractor_name(u32 extractor);
 
@@ -152,8 +163,6 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
 void fairdie_wells_init(void);
-int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock);
-extern u64 fairdie_user_bps;
 void fairdie_wells_exit(void);
 
 /* hwrng.c */

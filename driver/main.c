@@ -63,14 +63,6 @@ MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000); at most 2 with hwrng=rdrand, whose bits are a DRBG's output");
 
 /* Sharing the hardware among users is the administrator's choice too. */
-static uint user_rate;
-module_param(user_rate, uint, 0444);
-MODULE_PARM_DESC(user_rate,
-		 "Most raw RDSEED/RDRAND bits one user's open files may fetch, in kbit/s, 1..10000000; 0 for no cap (default 0)");
-
-/* user_rate in bits per second. */
-u64 fairdie_user_bps;
-
 static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
@@ -297,14 +289,28 @@ static const struct fd_source_ops fairdie_source_ops = {
 	.interrupted = fairdie_interrupted,
 };
 
+/*
+ * Bits from the file's well, within what its user may receive (user_rate):
+ * a reader over the cap waits before it joins the queue, and asks for no
+ * more than its user's allowance.
+ */
 static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 {
 	struct fairdie_file *f = ctx;
+	u32 before = p->pool.count, want = p->want_bits, allow;
+	int err;
 
 	lockdep_assert_held(&f->lock);
 	f->reader = current;
-	return fairdie_well_fill(f->well, &f->client, f->source,
-				 &fairdie_source_ops, f, nonblock, p);
+	err = fairdie_user_wait(f->user, nonblock, &allow);
+	if (err)
+		return err;
+	p->want_bits = clamp(allow, 64U, want);
+	err = fairdie_well_fill(f->well, &f->client, f->source,
+				&fairdie_source_ops, f, nonblock, p);
+	p->want_bits = want;
+	fairdie_user_charge(f->user, p->pool.count - before);
+	return err;
 }
 
 static const struct fd_source_ops fairdie_well_ops = {
@@ -471,6 +477,11 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	f->user = fairdie_user_get(file->f_cred->uid);
+	if (!f->user) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	mutex_init(&f->lock);
 	init_waitqueue_head(&f->wait);
 	f->client.notify = fairdie_turn_came;
@@ -504,6 +515,7 @@ static int fairdie_release(struct inode *inode, struct file *file)
 	if (f->well)
 		fairdie_well_giveback(f->well, &f->client, &f->pipe);
 	fairdie_set_failed(f, false);
+	fairdie_user_put(f->user);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
 	fairdie_peres_free(f->pipe.peres);
@@ -1176,7 +1188,7 @@ static int __init fairdie_parse_hwrng(void)
 
 static int __init fairdie_parse_params(void)
 {
-	int ext, src;
+	int ext, src, err;
 
 	if (!sides) {
 		pr_err("sides=0: a die needs at least one side\n");
@@ -1204,12 +1216,9 @@ static int __init fairdie_parse_params(void)
 		pr_err("source=%s: not available on this machine\n", source);
 		return -ENODEV;
 	}
-	if (user_rate > 10000000) {
-		pr_err("user_rate=%u: at most 10000000 kbit/s (0: no cap)\n",
-		       user_rate);
-		return -EINVAL;
-	}
-	fairdie_user_bps = (u64)user_rate * 1000;
+	err = fairdie_share_init();
+	if (err)
+		return err;
 	fairdie_default_extractor = ext;
 	fairdie_default_source = src;
 	return fairdie_parse_hwrng();

@@ -28,10 +28,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/mutex.h>
-#include <linux/spinlock.h>
-#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -342,114 +339,4 @@ void fairdie_wells_exit(void)
 			mutex_destroy(&fairdie_wells[s][e].lock);
 	memzero_explicit(fairdie_wells, sizeof(fairdie_wells));
 	memzero_explicit(fairdie_well_peres, sizeof(fairdie_well_peres));
-}
-
-/* ---------------------------------------------------------------------
- * A cap on each user's share of the hardware sources (module parameter
- * user_rate): a token bucket per user, of one second of the rate, that the
- * raw words a user's readers fetch take from. A full bucket is the same as
- * none, so a slot is reused once its bucket has refilled.
- */
-
-#define FAIRDIE_USER_SLOTS	64
-
-/**
- * struct fairdie_user - the bucket of one user
- * @uid: the user, the opener of the files
- * @bits: raw bits the user may still fetch now, scaled by NSEC_PER_SEC
- * @stamp: when @bits was last brought up to date, in ns
- * @used: the slot holds a user
- */
-struct fairdie_user {
-	kuid_t uid;
-	u64 bits;
-	u64 stamp;
-	bool used;
-};
-
-static DEFINE_SPINLOCK(fairdie_users_lock);	/* protects fairdie_users */
-static struct fairdie_user fairdie_users[FAIRDIE_USER_SLOTS];
-/* Users beyond the slots share one bucket. */
-static struct fairdie_user fairdie_users_rest;
-
-/* Refill @u at @rate bits per second up to one second's worth. */
-static void fairdie_user_refill(struct fairdie_user *u, u64 rate, u64 now)
-{
-	u64 cap = rate * NSEC_PER_SEC;
-
-	if (!u->used || now - u->stamp >= NSEC_PER_SEC)
-		u->bits = cap;
-	else
-		u->bits = min(cap, u->bits + (now - u->stamp) * rate);
-	u->stamp = now;
-}
-
-static struct fairdie_user *fairdie_user_find(kuid_t uid, u64 rate, u64 now)
-{
-	struct fairdie_user *free = NULL, *u;
-	int i;
-
-	lockdep_assert_held(&fairdie_users_lock);
-	for (i = 0; i < FAIRDIE_USER_SLOTS; i++) {
-		u = &fairdie_users[i];
-		if (u->used && uid_eq(u->uid, uid))
-			return u;
-		if (u->used) {
-			fairdie_user_refill(u, rate, now);
-			if (u->bits < rate * NSEC_PER_SEC)
-				continue;
-		}
-		if (!free)
-			free = u;
-	}
-	if (!free)
-		return &fairdie_users_rest;
-	free->used = false;
-	free->uid = uid;
-	fairdie_user_refill(free, rate, now);
-	free->used = true;
-	return free;
-}
-
-/**
- * fairdie_user_charge() - count raw bits against a user's share
- * @uid: the user
- * @rate: the cap, raw bits per second; 0 for none
- * @bits: the raw bits about to be fetched
- * @nonblock: fail with -EAGAIN rather than wait
- *
- * A user over the cap waits (interruptibly) until the bucket holds
- * @bits again.
- *
- * Return: 0, -EAGAIN or -EINTR.
- */
-int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock)
-{
-	u64 need = (u64)bits * NSEC_PER_SEC, now, wait_ns;
-	struct fairdie_user *u;
-	ktime_t wait;
-
-	if (!rate)
-		return 0;
-	for (;;) {
-		spin_lock(&fairdie_users_lock);
-		now = ktime_get_ns();
-		u = fairdie_user_find(uid, rate, now);
-		fairdie_user_refill(u, rate, now);
-		/* A charge above a whole bucket takes a full one. */
-		if (u->bits >= min(need, rate * NSEC_PER_SEC)) {
-			u->bits -= min(u->bits, need);
-			spin_unlock(&fairdie_users_lock);
-			return 0;
-		}
-		wait_ns = div64_u64(need - u->bits + rate - 1, rate);
-		spin_unlock(&fairdie_users_lock);
-		if (nonblock)
-			return -EAGAIN;
-		if (signal_pending(current))
-			return -EINTR;
-		wait = ns_to_ktime(wait_ns);
-		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout_range(&wait, NSEC_PER_MSEC, HRTIMER_MODE_REL);
-	}
 }
