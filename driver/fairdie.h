@@ -24,6 +24,9 @@
 #define FAIRDIE_SOURCES		(FAIRDIE_SRC_SIM + 1)
 #define FAIRDIE_FORMATS		(FAIRDIE_FMT_TEXT + 1)
 
+/* The wells: RDSEED and RDRAND, each with every extractor. */
+#define FAIRDIE_WELLS		(2 * FD_EXTRACTORS)
+
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
 
@@ -59,8 +62,9 @@ struct fairdie_well;
  * @client: the file's record of @well, and its place in the well's queue
  * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
- * @user: the opener's record, whose user_rate cap the file's reads count
- *	against (driver/share.c)
+ * @party: the opener in its cgroup: the file's share of the wells is its
+ *	party's, and its reads count against the user's user_rate
+ *	(driver/share.c)
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -94,7 +98,7 @@ struct fairdie_file {
 	struct fd_well_client client;
 	struct task_struct *reader;
 	kuid_t uid;
-	struct fairdie_user *user;
+	struct fairdie_party *party;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -139,11 +143,13 @@ int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries);
 
 /* share.c */
-struct fairdie_user;
-struct fairdie_user *fairdie_user_get(kuid_t uid);
-void fairdie_user_put(struct fairdie_user *u);
-int fairdie_user_wait(struct fairdie_user *u, bool nonblock, u32 *allow);
-void fairdie_user_charge(struct fairdie_user *u, u64 bits);
+struct fairdie_party;
+struct fairdie_party *fairdie_party_get(kuid_t uid);
+void fairdie_party_put(struct fairdie_party *pt);
+struct fd_share_party *fairdie_party_sched(struct fairdie_party *pt,
+					   u32 well);
+int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow);
+void fairdie_user_charge(struct fairdie_party *pt, u64 bits);
 int fairdie_share_init(void);
 
 /* main.c */
@@ -152,7 +158,8 @@ const char *fairdie_extractor_name(u32 extractor);
 /* well.c */
 struct fairdie_well *fairdie_well_get(u32 source, u32 extractor);
 void fairdie_well_join(struct fairdie_well *w,
-		       struct fd_well_client *client);
+		       struct fd_well_client *client,
+		       struct fairdie_party *party);
 int fairdie_well_fill(struct fairdie_well *w,
 		      struct fd_well_client *client, u32 source,
 		      const struct fd_source_ops *raw, void *ctx,

@@ -62,7 +62,7 @@ static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
 	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
 	fd_pipe_restart(&h->pipe, 1, 2, false, false);
-	fairdie_well_join(h->well, &h->client);
+	fairdie_well_join(h->well, &h->client, NULL);
 	WRITE_ONCE(h->failed, false);
 }
 

@@ -145,7 +145,7 @@ static void fairdie_attach_well(struct fairdie_file *f)
 	if (w != f->well) {
 		f->well = w;
 		if (w)
-			fairdie_well_join(w, &f->client);
+			fairdie_well_join(w, &f->client, f->party);
 	}
 }
 
@@ -273,7 +273,7 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	else
 		fd_pipe_restart(&f->pipe, 1, 2, false, false);
 	if (f->well)
-		fairdie_well_join(f->well, &f->client);
+		fairdie_well_join(f->well, &f->client, f->party);
 	fd_sim_restart(&f->sim);
 }
 
@@ -302,14 +302,14 @@ static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 
 	lockdep_assert_held(&f->lock);
 	f->reader = current;
-	err = fairdie_user_wait(f->user, nonblock, &allow);
+	err = fairdie_user_wait(f->party, nonblock, &allow);
 	if (err)
 		return err;
 	p->want_bits = clamp(allow, 64U, want);
 	err = fairdie_well_fill(f->well, &f->client, f->source,
 				&fairdie_source_ops, f, nonblock, p);
 	p->want_bits = want;
-	fairdie_user_charge(f->user, p->pool.count - before);
+	fairdie_user_charge(f->party, p->pool.count - before);
 	return err;
 }
 
@@ -477,8 +477,8 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	f->user = fairdie_user_get(file->f_cred->uid);
-	if (!f->user) {
+	f->party = fairdie_party_get(file->f_cred->uid);
+	if (!f->party) {
 		kfree(f);
 		return -ENOMEM;
 	}
@@ -515,7 +515,7 @@ static int fairdie_release(struct inode *inode, struct file *file)
 	if (f->well)
 		fairdie_well_giveback(f->well, &f->client, &f->pipe);
 	fairdie_set_failed(f, false);
-	fairdie_user_put(f->user);
+	fairdie_party_put(f->party);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
 	fairdie_peres_free(f->pipe.peres);

@@ -40,11 +40,13 @@
 /**
  * struct fairdie_well - a well of the module
  * @lock: serialises the well; never held while the source is asked
+ * @index: which of the wells it is, for the parties' records
  * @well: the pipeline, its bits and its queue of readers
  * @wait: readers waiting for their turn
  */
 struct fairdie_well {
 	struct mutex lock;	/* protects @well */
+	u32 index;
 	struct fd_well well;
 	wait_queue_head_t wait;
 };
@@ -76,15 +78,18 @@ struct fairdie_well *fairdie_well_get(u32 source, u32 extractor)
 /**
  * fairdie_well_join() - start using a well (again)
  * @w: the well
- * @client: the reader's record of it
+ * @client: the reader's record of it, in no well's queue
+ * @party: the reader's party (driver/share.c); NULL for the well's own
  *
  * A reader that joins after a health failure restarts the well, with a
- * fresh start-up test, when it first takes from it.
+ * fresh start-up test, when it first takes from it. It starts on the
+ * well's clock, and shares its party's place.
  */
-void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client)
+void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client,
+		       struct fairdie_party *party)
 {
 	mutex_lock(&w->lock);
-	fd_well_join(&w->well, client);
+	fd_well_join(&w->well, client, fairdie_party_sched(party, w->index));
 	mutex_unlock(&w->lock);
 }
 
@@ -320,6 +325,7 @@ void fairdie_wells_init(void)
 			struct fairdie_well *w = &fairdie_wells[s][e];
 
 			mutex_init(&w->lock);
+			w->index = s * FD_EXTRACTORS + e;
 			init_waitqueue_head(&w->wait);
 			fd_well_init(&w->well, e, e == FAIRDIE_EXT_PERES ?
 				     &fairdie_well_peres[s] : NULL);

@@ -56,7 +56,7 @@ void bench_well_free(struct bench_well *w)
 void bench_well_join(struct bench_well *w, struct fd_well_client *c)
 {
 	pthread_mutex_lock(&w->lock);
-	fd_well_join(&w->well, c);
+	fd_well_join(&w->well, c, NULL);
 	pthread_mutex_unlock(&w->lock);
 }
 
