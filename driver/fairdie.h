@@ -60,7 +60,6 @@ struct fairdie_well;
  * @well: the device-wide well of a hardware source and the extractor,
  *	NULL for CRNG and SIM, whose pipeline is all the file's own
  * @client: the file's record of @well, and its place in the well's queue
- * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
  * @party: the opener in its cgroup: the file's share of the wells is its
  *	party's, and its reads count against the user's user_rate
@@ -96,7 +95,6 @@ struct fairdie_file {
 	bool dry;
 	struct fairdie_well *well;
 	struct fd_well_client client;
-	struct task_struct *reader;
 	kuid_t uid;
 	struct fairdie_party *party;
 	struct fairdie_stats stats;
@@ -169,6 +167,7 @@ void fairdie_well_end_read(struct fairdie_well *w,
 void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
+void fairdie_well_wake(struct fd_well_client *c);
 void fairdie_wells_init(void);
 void fairdie_wells_exit(void);
 

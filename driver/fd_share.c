@@ -504,3 +504,40 @@ u32 fd_well_need(const struct fd_well *w)
 		need = fd_pool_room(&w->pipe.pool);
 	return need > ~0U ? ~0U : (u32)need;
 }
+
+/* The next node of a heap in preorder, NULL after the last. */
+static struct fd_heap_node *fd_heap_next(struct fd_heap_node *n)
+{
+	if (n->left)
+		return n->left;
+	if (n->right)
+		return n->right;
+	for (; n->parent; n = n->parent)
+		if (n->parent->left == n && n->parent->right)
+			return n->parent->right;
+	return NULL;
+}
+
+/**
+ * fd_well_for_each_waiting() - call @fn for every reader waiting, not
+ *	served since it came
+ * @w: the well
+ * @fn: called with each; it must not change the queue
+ *
+ * O(n): for the rare events every waiter must hear of (a health failure,
+ * a VM fork), never for a turn.
+ */
+void fd_well_for_each_waiting(struct fd_well *w,
+			      void (*fn)(struct fd_well_client *c))
+{
+	struct fd_heap_node *pn, *cn;
+
+	for (pn = w->parties.root; pn; pn = fd_heap_next(pn)) {
+		struct fd_share_party *pt = container_of(pn,
+							 struct fd_share_party,
+							 node);
+
+		for (cn = pt->clients.root; cn; cn = fd_heap_next(cn))
+			fn(container_of(cn, struct fd_well_client, node));
+	}
+}

@@ -45,6 +45,15 @@
  * so that a later mod_timer() on it does nothing; 6.1 has no such state, and
  * there the caller alone makes sure that nothing re-arms it.
  */
+/* hrtimer_setup() (6.13) replaces hrtimer_init() and the store of ->function. */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+#define hrtimer_setup(timer, fn, clock, mode)	\
+	do {					\
+		hrtimer_init(timer, clock, mode);	\
+		(timer)->function = fn;		\
+	} while (0)
+#endif
+
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_delete_sync(timer)	del_timer_sync(timer)
 #define timer_shutdown_sync(timer)	del_timer_sync(timer)

@@ -89,12 +89,16 @@ struct fd_well {
  *	while it is present, or wait for it while it is away; NULL if nothing
  *	is to be done
  * @waiter: the task to wake when it is served (the caller's)
+ * @wake_at: when a wait for its turn ends anyway (ns; 0 for never): the
+ *	deadline of its read (the caller's)
  * @received: fair bits it took from the well, counted from about its
  *	party's @clock when it started waiting: the one that counts least is
  *	served first within its party
  * @since: when it started waiting or last left a read (ns)
  * @want: fair bits it asked for when it started waiting
  * @queued: it waits for bits (it may have been served and not be back)
+ * @keeps_place: it keeps its place while away: @notify tells it when bits
+ *	wait for it (the caller's)
  * @in_heap: it is in its party's heap: waiting, not served since it came
  * @present: it takes bits (fd_well_enter() to fd_well_leave())
  * @served: bits went to @pipe while it was present
@@ -110,10 +114,12 @@ struct fd_well_client {
 	struct fd_pipe *pipe;
 	void (*notify)(struct fd_well_client *c);
 	void *waiter;
+	u64 wake_at;
 	u64 received;
 	u64 since;
 	u32 want;
 	bool queued;
+	bool keeps_place;
 	bool in_heap;
 	bool present;
 	bool served;
@@ -144,5 +150,7 @@ u32 fd_well_serve(struct fd_well *w, u64 now);
 bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 			 u64 now);
 u32 fd_well_need(const struct fd_well *w);
+void fd_well_for_each_waiting(struct fd_well *w,
+			      void (*fn)(struct fd_well_client *c));
 
 #endif /* _FAIRDIE_WELL_H */

@@ -218,7 +218,7 @@ static void fairdie_turn_came(struct fd_well_client *c)
 	struct fairdie_file *f = container_of(c, struct fairdie_file, client);
 
 	if (c->present) {
-		wake_up_process(f->reader);
+		fairdie_well_wake(c);
 		return;
 	}
 	WRITE_ONCE(f->dry, false);
@@ -301,7 +301,6 @@ static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 	int err;
 
 	lockdep_assert_held(&f->lock);
-	f->reader = current;
 	err = fairdie_user_wait(f->party, nonblock, &allow);
 	if (err)
 		return err;
@@ -485,6 +484,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	mutex_init(&f->lock);
 	init_waitqueue_head(&f->wait);
 	f->client.notify = fairdie_turn_came;
+	f->client.keeps_place = true;
 	timer_setup(&f->dry_timer, fairdie_dry_end, 0);
 	mutex_lock(&f->lock);
 	f->sides = sides;

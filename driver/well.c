@@ -30,6 +30,7 @@
 #include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -42,13 +43,18 @@
  * @lock: serialises the well; never held while the source is asked
  * @index: which of the wells it is, for the parties' records
  * @well: the pipeline, its bits and its queue of readers
- * @wait: readers waiting for their turn
+ * @hold_timer: fires when a reader away loses its place
+ *	(@well.hold_until), to serve the readers it held back
+ * @hold_work: serves them, the lock taken (the timer cannot take it)
+ * @hold_armed: when @hold_timer is armed for, 0 if it is not
  */
 struct fairdie_well {
-	struct mutex lock;	/* protects @well */
+	struct mutex lock;	/* protects @well and @hold_armed */
 	u32 index;
 	struct fd_well well;
-	wait_queue_head_t wait;
+	struct hrtimer hold_timer;
+	struct work_struct hold_work;
+	u64 hold_armed;
 };
 
 /* Wells of RDSEED and RDRAND, for each extractor. */
@@ -104,19 +110,94 @@ static void fairdie_well_failed(struct fairdie_well *w, u32 source)
 			    task_pid_nr(current));
 }
 
+/**
+ * fairdie_well_wake() - wake a reader waiting in a well, if it is in a read
+ * @c: the reader; its @waiter is the task in fairdie_well_fill()
+ *
+ * The one way a waiting reader is woken: its turn came (the well's
+ * @notify of a reader served, called with the well's lock held after
+ * @served was set), or the well failed or changed generation
+ * (fairdie_well_kick()). The reader sets its task state before it reads
+ * @served, so the wake-up cannot be lost.
+ */
+void fairdie_well_wake(struct fd_well_client *c)
+{
+	if (c->present && c->waiter)
+		wake_up_process(c->waiter);
+}
+
+/*
+ * Serve the waiting readers (each is woken by its @notify); when a reader
+ * away holds the others back, serve again when it loses its place.
+ */
+static u32 fairdie_well_serve(struct fairdie_well *w)
+{
+	u32 served = fd_well_serve(&w->well, ktime_get_ns());
+
+	lockdep_assert_held(&w->lock);
+	if (w->well.holding && w->hold_armed != w->well.hold_until) {
+		w->hold_armed = w->well.hold_until;
+		hrtimer_start(&w->hold_timer, ns_to_ktime(w->hold_armed),
+			      HRTIMER_MODE_ABS);
+	}
+	return served;
+}
+
 /*
  * The queue changed (a reader left it) or bits came back: serve the
- * waiting readers now rather than at their next look, and wake them. Not
- * before the well started, after a failure or across a VM fork: the next
- * reader's fd_well_begin() deals with those.
+ * waiting readers now rather than at their next look. Not before the well
+ * started, after a failure or across a VM fork: then every reader waiting
+ * is woken, and the next reader's fd_well_begin() deals with it.
  */
 static void fairdie_well_kick(struct fairdie_well *w)
 {
 	lockdep_assert_held(&w->lock);
 	if (w->well.started && !w->well.pipe.failed &&
 	    w->well.generation == fairdie_vmfork_generation())
-		fd_well_serve(&w->well, ktime_get_ns());
-	wake_up_all(&w->wait);
+		fairdie_well_serve(w);
+	else
+		fd_well_for_each_waiting(&w->well, fairdie_well_wake);
+}
+
+static enum hrtimer_restart fairdie_well_hold_end(struct hrtimer *t)
+{
+	struct fairdie_well *w = container_of(t, struct fairdie_well,
+					      hold_timer);
+
+	queue_work(system_highpri_wq, &w->hold_work);
+	return HRTIMER_NORESTART;
+}
+
+static void fairdie_well_hold_work(struct work_struct *work)
+{
+	struct fairdie_well *w = container_of(work, struct fairdie_well,
+					      hold_work);
+
+	mutex_lock(&w->lock);
+	w->hold_armed = 0;
+	fairdie_well_kick(w);
+	mutex_unlock(&w->lock);
+}
+
+/*
+ * Until its turn comes (@client->served), a signal, the deadline of its
+ * read (@client->wake_at) or a kick of the well: never a tick.
+ */
+static void fairdie_well_sleep(struct fd_well_client *client)
+{
+	ktime_t until = ns_to_ktime(client->wake_at);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (READ_ONCE(client->served) || signal_pending(current)) {
+		__set_current_state(TASK_RUNNING);
+		return;
+	}
+	if (client->wake_at)
+		schedule_hrtimeout_range(&until, 100 * NSEC_PER_USEC,
+					 HRTIMER_MODE_ABS);
+	else
+		schedule();
+	__set_current_state(TASK_RUNNING);
 }
 
 /* A reader leaves the well's queue: the turns of those after it come. */
@@ -178,32 +259,29 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	u64 buf[FD_WELL_CHUNK];
 	int err = 0, serr = 0;
 	u32 n, k, gen;
-	long left;
 
 	mutex_lock(&w->lock);
+	client->waiter = current;
 	for (;;) {
 		gen = fairdie_vmfork_generation();
 		err = fd_well_begin(&w->well, client, gen);
 		if (err)
 			break;
 		fd_well_enter(&w->well, client, p, ktime_get_ns());
-		if (fd_well_serve(&w->well, ktime_get_ns()))
-			wake_up_all(&w->wait);
+		fairdie_well_serve(w);
 		if (client->served)
 			break;
 		k = fd_well_need(&w->well);
 		if (!k) {
-			/* The bits held wait for a reader ahead. */
+			/* The bits held wait for readers ahead. */
 			serr = -EAGAIN;
 			if (nonblock)
 				break;
 			mutex_unlock(&w->lock);
-			/* A tick at most: a turn held for a reader away passes. */
-			left = wait_event_interruptible_timeout(w->wait,
-								READ_ONCE(client->served),
-								1);
+			fairdie_well_sleep(client);
 			mutex_lock(&w->lock);
-			serr = left < 0 || raw->interrupted(ctx) ? -EINTR : 0;
+			serr = signal_pending(current) ||
+			       raw->interrupted(ctx) ? -EINTR : 0;
 			if (serr || client->served)
 				break;
 			continue;
@@ -233,10 +311,12 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 				fairdie_well_failed(w, source);
 		}
 		memzero_explicit(buf, sizeof(buf));
-		if (err)
+		if (err) {
+			/* The others waiting learn of it. */
+			fd_well_for_each_waiting(&w->well, fairdie_well_wake);
 			break;
-		if (fd_well_serve(&w->well, ktime_get_ns()))
-			wake_up_all(&w->wait);
+		}
+		fairdie_well_serve(w);
 		if (client->served)
 			break;
 		/* A nap cut short with no signal (nor deadline): go on. */
@@ -260,7 +340,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	 * bits are there (the hwrng cannot: its core sleeps for seconds after
 	 * an empty read); a failed one loses it.
 	 */
-	if (!err && serr == -EAGAIN && client->notify)
+	if (!err && serr == -EAGAIN && client->keeps_place)
 		fd_well_leave(client, ktime_get_ns());
 	else
 		fairdie_well_quit(w, client);
@@ -326,7 +406,9 @@ void fairdie_wells_init(void)
 
 			mutex_init(&w->lock);
 			w->index = s * FD_EXTRACTORS + e;
-			init_waitqueue_head(&w->wait);
+			hrtimer_setup(&w->hold_timer, fairdie_well_hold_end,
+				      CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+			INIT_WORK(&w->hold_work, fairdie_well_hold_work);
 			fd_well_init(&w->well, e, e == FAIRDIE_EXT_PERES ?
 				     &fairdie_well_peres[s] : NULL);
 		}
@@ -340,9 +422,17 @@ void fairdie_wells_exit(void)
 {
 	u32 s, e;
 
-	for (s = 0; s < ARRAY_SIZE(fairdie_wells); s++)
-		for (e = 0; e < FD_EXTRACTORS; e++)
-			mutex_destroy(&fairdie_wells[s][e].lock);
+	for (s = 0; s < ARRAY_SIZE(fairdie_wells); s++) {
+		for (e = 0; e < FD_EXTRACTORS; e++) {
+			struct fairdie_well *w = &fairdie_wells[s][e];
+
+			/* No reader is left: nothing arms the timer again. */
+			hrtimer_cancel(&w->hold_timer);
+			cancel_work_sync(&w->hold_work);
+			hrtimer_cancel(&w->hold_timer);
+			mutex_destroy(&w->lock);
+		}
+	}
 	memzero_explicit(fairdie_wells, sizeof(fairdie_wells));
 	memzero_explicit(fairdie_well_peres, sizeof(fairdie_well_peres));
 }

@@ -429,6 +429,14 @@ static void test_join(void)
 	      (unsigned long long)got[0], (unsigned long long)got[1]);
 }
 
+static unsigned int visits;
+
+static void count_visit(struct fd_well_client *c)
+{
+	(void)c;
+	visits++;
+}
+
 static void test_dequeue(void)
 {
 	struct fd_well_client c[4];
@@ -440,7 +448,13 @@ static void test_dequeue(void)
 		reader_setup(&c[i], &p[i], 10 << i);
 		fd_well_enter(&well, &c[i], &p[i], 0);
 	}
+	visits = 0;
+	fd_well_for_each_waiting(&well, count_visit);
+	CHECK(visits == 4, "dequeue: the four waiting are visited (%u)", visits);
 	fd_well_dequeue(&well, &c[2]);	/* middle */
+	visits = 0;
+	fd_well_for_each_waiting(&well, count_visit);
+	CHECK(visits == 3, "dequeue: three left to visit (%u)", visits);
 	CHECK(first() == &c[0] && !c[2].queued && !c[2].in_heap &&
 	      well.demand == 10 + 20 + 80, "dequeue: the middle");
 	fd_well_dequeue(&well, &c[3]);	/* the last */
