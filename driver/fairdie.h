@@ -148,7 +148,6 @@ struct fd_share_party *fairdie_party_sched(struct fairdie_party *pt,
 					   u32 well);
 int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow);
 void fairdie_user_charge(struct fairdie_party *pt, u64 bits);
-int fairdie_share_init(void);
 
 /* main.c */
 const char *fairdie_extractor_name(u32 extractor);

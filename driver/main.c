@@ -1188,7 +1188,7 @@ static int __init fairdie_parse_hwrng(void)
 
 static int __init fairdie_parse_params(void)
 {
-	int ext, src, err;
+	int ext, src;
 
 	if (!sides) {
 		pr_err("sides=0: a die needs at least one side\n");
@@ -1216,9 +1216,6 @@ static int __init fairdie_parse_params(void)
 		pr_err("source=%s: not available on this machine\n", source);
 		return -ENODEV;
 	}
-	err = fairdie_share_init();
-	if (err)
-		return err;
 	fairdie_default_extractor = ext;
 	fairdie_default_source = src;
 	return fairdie_parse_hwrng();

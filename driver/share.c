@@ -35,13 +35,38 @@
 #include "fairdie.h"
 #include "fd_share.h"
 
-static uint user_rate;
-module_param(user_rate, uint, 0444);
-MODULE_PARM_DESC(user_rate,
-		 "Most fair bits one user's readers may receive from RDSEED/RDRAND, in kbit/s, 1..10000000; 0 for no cap (default 0)");
+/* The cap, kbit/s; root may change it while the module is loaded. */
+static unsigned int user_rate;
 
-/* user_rate in bits per second, set once at load. */
-static u64 fairdie_user_bps;
+static int fairdie_user_rate_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err || v > 10000000) {
+		pr_err("user_rate=%s: at most 10000000 kbit/s (0: no cap)\n",
+		       val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(user_rate, v);
+	return 0;
+}
+
+static const struct kernel_param_ops fairdie_user_rate_ops = {
+	.set = fairdie_user_rate_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(user_rate, &fairdie_user_rate_ops, &user_rate, 0644);
+MODULE_PARM_DESC(user_rate,
+		 "Most fair bits one user's readers may receive from RDSEED/RDRAND, in kbit/s, 0..10000000; 0 for no cap (default 0)");
+
+/* user_rate in bits per second. */
+static u64 fairdie_user_bps(void)
+{
+	return (u64)READ_ONCE(user_rate) * 1000;
+}
 
 /**
  * struct fairdie_user - one user of the hardware sources
@@ -213,7 +238,7 @@ struct fd_share_party *fairdie_party_sched(struct fairdie_party *pt, u32 well)
  */
 int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow)
 {
-	u64 rate = fairdie_user_bps, wait_ns;
+	u64 rate = fairdie_user_bps(), wait_ns;
 	struct fairdie_user *u;
 	ktime_t wait;
 
@@ -246,28 +271,13 @@ int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow)
  */
 void fairdie_user_charge(struct fairdie_party *pt, u64 bits)
 {
+	u64 rate = fairdie_user_bps();
 	struct fairdie_user *u;
 
-	if (!pt || !fairdie_user_bps || !bits)
+	if (!pt || !rate || !bits)
 		return;
 	u = pt->user;
 	spin_lock(&u->lock);
-	fd_rate_charge(&u->rate, fairdie_user_bps, bits, ktime_get_ns());
+	fd_rate_charge(&u->rate, rate, bits, ktime_get_ns());
 	spin_unlock(&u->lock);
-}
-
-/**
- * fairdie_share_init() - check user_rate, at load
- *
- * Return: 0, or -EINVAL for a value out of range.
- */
-int __init fairdie_share_init(void)
-{
-	if (user_rate > 10000000) {
-		pr_err("user_rate=%u: at most 10000000 kbit/s (0: no cap)\n",
-		       user_rate);
-		return -EINVAL;
-	}
-	fairdie_user_bps = (u64)user_rate * 1000;
-	return 0;
 }
