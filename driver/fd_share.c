@@ -203,14 +203,19 @@ void fd_heap_remove(struct fd_heap *h, struct fd_heap_node *x)
  * and not served since they came, so a turn costs O(log n) steps, n the
  * readers waiting.
  *
- * A reader served is out of its heap until it comes back for more
- * (fd_well_enter()); one whose read ends after it took bits stops waiting.
- * A reader away (a nonblocking read that found nothing returned, keeping
- * its place) at the head of the queue holds the bits for it: it is told
- * (its @notify), and the others wait. It loses its place FD_WELL_AWAY_NS
- * after it left, or after it first held the others back, whichever is
- * earlier: readers present are never held back longer than that by readers
- * away, however many come in a row.
+ * A reader served keeps its place, moved by what it received; it is not
+ * served again until it comes back for more (fd_well_enter()), or stops
+ * waiting when its read ends having taken bits.
+ * A reader away (making its rolls, or back in userspace after a nonblocking
+ * read that found nothing) at the head of the queue holds the bits for it:
+ * it is told (its @notify), and the others wait. One back in userspace
+ * loses its place FD_WELL_AWAY_NS after it left, or after the first reader
+ * away held the others back, whichever is earlier: readers present are
+ * never held back longer than that by readers back in userspace, however
+ * many come in a row. One still in its read, making the rolls of the bits
+ * it took, loses its place FD_WELL_ROLLS_NS after it left: the time a
+ * woken reader may wait for a CPU, without which a reader that sleeps
+ * would lose its turns to one that spins.
  */
 
 static void fd_share_node(struct fd_well *w, struct fd_heap_node *n, u64 key)
@@ -299,20 +304,26 @@ void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 
 /**
  * fd_well_leave() - a reader stops taking bits for now, served or not
+ * @w: the well
  * @c: the reader
  * @now: the time, in ns
  *
- * It keeps its place until its read ends (fd_well_end_read()); bits held
+ * It keeps its place until its read ends (fd_well_end_read()), away: one
+ * served goes back into its party's heap, so that while it makes its rolls
+ * its turn still comes (and its party's, which stays waiting). Bits held
  * for it wait FD_WELL_AWAY_NS from now at most.
  */
-void fd_well_leave(struct fd_well_client *c, u64 now)
+void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now)
 {
 	c->present = false;
 	c->pipe = NULL;
 	WRITE_ONCE(c->served, false);
 	WRITE_ONCE(c->notified, false);
 	c->since = now;
+	if (c->queued && !c->in_heap)
+		fd_share_push(w, c);
 }
+
 
 /**
  * fd_well_dequeue() - a reader stops waiting
@@ -354,12 +365,30 @@ static u32 fd_well_batch(const struct fd_well_client *c)
 	return c->want < FD_WELL_BATCH_BITS ? c->want : FD_WELL_BATCH_BITS;
 }
 
+/*
+ * When @c, away, loses its place: a reader in a read that took bits (it
+ * waits for a CPU, or makes its rolls) FD_WELL_ROLLS_NS after it was
+ * served or left; one back in userspace
+ * FD_WELL_AWAY_NS after it left or after the first reader away held the
+ * others back, whichever is earlier.
+ */
+static u64 fd_share_away_end(const struct fd_well *w,
+			     const struct fd_well_client *c)
+{
+	u64 from = c->since;
+
+	if (c->took)
+		return c->since + FD_WELL_ROLLS_NS;
+	if (w->holding && w->hold_start < from)
+		from = w->hold_start;
+	return from + FD_WELL_AWAY_NS;
+}
+
 /* Whether @c, away, has held the others back long enough. */
 static bool fd_share_away_over(const struct fd_well *w,
 			       const struct fd_well_client *c, u64 now)
 {
-	return now - c->since >= FD_WELL_AWAY_NS ||
-	       (w->holding && now - w->hold_start >= FD_WELL_AWAY_NS);
+	return now >= fd_share_away_end(w, c);
 }
 
 /*
@@ -378,7 +407,8 @@ static struct fd_well_client *fd_share_head(struct fd_well *w, u64 now)
 
 		c = container_of(pt->clients.root, struct fd_well_client, node);
 		if (c->epoch != w->epoch ||
-		    (!c->present && fd_share_away_over(w, c, now))) {
+		    ((!c->present || c->served) &&
+		     fd_share_away_over(w, c, now))) {
 			fd_well_dequeue(w, c);
 			continue;
 		}
@@ -387,8 +417,13 @@ static struct fd_well_client *fd_share_head(struct fd_well *w, u64 now)
 	return NULL;
 }
 
-/* Bits to a present reader, counted; nothing moves only if its pool is full. */
-static void fd_well_hand(struct fd_well *w, struct fd_well_client *c)
+/*
+ * Bits to a present reader, counted; nothing moves only if its pool is
+ * full. It keeps its place, moved by what it received, and its party's:
+ * served, it is not served again until it comes back for more, and while
+ * it is first, the bits wait for it (it makes its rolls).
+ */
+static void fd_well_hand(struct fd_well *w, struct fd_well_client *c, u64 now)
 {
 	struct fd_share_party *pt = c->party;
 	u32 n = fd_well_take(w, c->pipe);
@@ -397,19 +432,16 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c)
 		w->vclock = pt->vt;
 	if (pt->clock < c->received)
 		pt->clock = c->received;
-	fd_share_pull(w, c);
+	fd_heap_remove(&pt->clients, &c->node);
 	c->received += n;
-	/* The party's place moves by what it received. */
-	if (pt->in_heap)
-		fd_heap_remove(&w->parties, &pt->node);
-	pt->in_heap = false;
+	fd_share_node(w, &c->node, c->received);
+	fd_heap_insert(&pt->clients, &c->node);
+	fd_heap_remove(&w->parties, &pt->node);
 	pt->vt += n;
 	pt->taken_before = true;
-	if (pt->clients.root) {
-		fd_share_node(w, &pt->node, pt->vt);
-		fd_heap_insert(&w->parties, &pt->node);
-		pt->in_heap = true;
-	}
+	fd_share_node(w, &pt->node, pt->vt);
+	fd_heap_insert(&w->parties, &pt->node);
+	c->since = now;
 	c->generation = w->generation;
 	c->taken_before = true;
 	WRITE_ONCE(c->took, true);
@@ -436,16 +468,15 @@ u32 fd_well_serve(struct fd_well *w, u64 now)
 	u32 served = 0;
 
 	while ((c = fd_share_head(w, now))) {
-		if (!c->present) {
+		/* Away, or served and not back yet: the bits wait for it. */
+		if (!c->present || c->served) {
 			if (!w->holding) {
 				w->holding = true;
 				w->hold_start = now;
 			}
-			w->hold_until = (c->since < w->hold_start ?
-					 c->since : w->hold_start) +
-					FD_WELL_AWAY_NS;
-			if (fd_well_level(w) >= fd_well_batch(c) &&
-			    c->notify && !c->notified) {
+			w->hold_until = fd_share_away_end(w, c);
+			if (!c->present && c->notify && !c->notified &&
+			    fd_well_level(w) >= fd_well_batch(c)) {
 				WRITE_ONCE(c->notified, true);
 				c->notify(c);
 			}
@@ -453,7 +484,7 @@ u32 fd_well_serve(struct fd_well *w, u64 now)
 		}
 		if (fd_well_level(w) < fd_well_batch(c))
 			break;
-		fd_well_hand(w, c);
+		fd_well_hand(w, c, now);
 		served++;
 		if (c->notify)
 			c->notify(c);
@@ -480,7 +511,7 @@ bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 	if (!c->in_heap || !c->present || c->served || !fd_well_level(w) ||
 	    c->epoch != w->epoch || fd_share_head(w, now) != c)
 		return false;
-	fd_well_hand(w, c);
+	fd_well_hand(w, c, now);
 	return true;
 }
 

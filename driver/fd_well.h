@@ -27,6 +27,12 @@
  */
 #define FD_WELL_AWAY_NS		1000000ULL
 /*
+ * How long the bits of its turn wait for a reader still in its read, that
+ * took bits in it and makes its rolls (not back in userspace), in ns: as
+ * long as a woken reader may wait for a CPU on a busy machine.
+ */
+#define FD_WELL_ROLLS_NS	5000000ULL
+/*
  * Fair bits a reader that starts waiting again may count below the others:
  * what they took while it made its rolls between two reads is not lost to
  * it. A reader that never took bits starts this much above them instead, so
@@ -143,7 +149,7 @@ bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 /* The queue: driver/fd_share.c. */
 void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 		   struct fd_pipe *p, u64 now);
-void fd_well_leave(struct fd_well_client *c, u64 now);
+void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now);
 void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c);
 void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
 u32 fd_well_serve(struct fd_well *w, u64 now);

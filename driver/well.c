@@ -205,7 +205,7 @@ static void fairdie_well_quit(struct fairdie_well *w,
 			      struct fd_well_client *client)
 {
 	lockdep_assert_held(&w->lock);
-	fd_well_leave(client, ktime_get_ns());
+	fd_well_leave(&w->well, client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fairdie_well_kick(w);
 }
@@ -331,7 +331,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	if (!err && (serr == -EAGAIN || serr == -EINTR))
 		fd_well_serve_early(&w->well, client, ktime_get_ns());
 	if (client->served) {
-		fd_well_leave(client, ktime_get_ns());
+		fd_well_leave(&w->well, client, ktime_get_ns());
 		mutex_unlock(&w->lock);
 		return 0;
 	}
@@ -341,7 +341,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	 * an empty read); a failed one loses it.
 	 */
 	if (!err && serr == -EAGAIN && client->keeps_place)
-		fd_well_leave(client, ktime_get_ns());
+		fd_well_leave(&w->well, client, ktime_get_ns());
 	else
 		fairdie_well_quit(w, client);
 	mutex_unlock(&w->lock);
@@ -385,7 +385,7 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client, struct fd_pipe *p)
 {
 	mutex_lock(&w->lock);
-	fd_well_leave(client, ktime_get_ns());
+	fd_well_leave(&w->well, client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
 	fairdie_well_kick(w);

@@ -71,7 +71,7 @@ static u64 bench_well_now(void)
 /* fairdie_well_quit(): the reader stops waiting, the others may go on. */
 static void bench_well_quit(struct bench_well *w, struct fd_well_client *c)
 {
-	fd_well_leave(c, bench_well_now());
+	fd_well_leave(&w->well, c, bench_well_now());
 	fd_well_dequeue(&w->well, c);
 	pthread_cond_broadcast(&w->wait);
 }
@@ -151,7 +151,7 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 	}
 
 	if (c->served) {
-		fd_well_leave(c, bench_well_now());
+		fd_well_leave(&w->well, c, bench_well_now());
 		pthread_mutex_unlock(&w->lock);
 		return 0;
 	}
@@ -262,7 +262,7 @@ double bench_well_serve_ns(u32 readers, double secs)
 			i = s - c;
 			while (p[i].pool.count)
 				fd_pool_take(&p[i].pool, 64);
-			fd_well_leave(s, t);
+			fd_well_leave(w, s, t);
 			fd_well_enter(w, s, &p[i], t);
 		}
 	} while (bench_well_cpu() - t0 < secs);

@@ -9,6 +9,8 @@
  *             for, once until it comes back; it waits until its read ends
  *             if it took bits; one back counts from the clock less a slack,
  *             a new one from the clock plus a debit
+ *   rolls     a reader served and still first (in its read: it waits for
+ *             a CPU, makes its rolls) holds the bits FD_WELL_ROLLS_NS
  *   away      bits wait for a first reader that is away (a nonblocking
  *             read returned) FD_WELL_AWAY_NS, and it is told once; then
  *             the next is served; readers away one after the other hold
@@ -24,7 +26,10 @@
  *   share     a simulated slow source (98% of tries underflow) read by two
  *             readers that nap between rounds, as blocking reads do, and
  *             two that spin on nonblocking reads: over a simulated second
- *             each gets 0.8-1.25 of the mean. The same readers taking what
+ *             each gets 0.8-1.25 of the mean; a napping reader, once
+ *             served, waits 1.5 ms for a CPU the spinners hold (as in a
+ *             2-CPU guest: without the bits waiting for it while it is
+ *             first, it got 0.09 of the mean). The same readers taking what
  *             they fetch themselves (no turns) are measured too, and must
  *             not pass: the scenario tells the two rules apart.
  */
@@ -146,9 +151,9 @@ static void test_order(void)
 	      "order: served, and the others not again until they come back");
 
 	/* c[1] comes back for 50 more, c[0] for 100: c[0] first. */
-	fd_well_leave(&c[0], 1);
-	fd_well_leave(&c[1], 1);
-	fd_well_leave(&c[2], 1);
+	fd_well_leave(&well, &c[0], 1);
+	fd_well_leave(&well, &c[1], 1);
+	fd_well_leave(&well, &c[2], 1);
 	fd_well_end_read(&well, &c[2]);		/* its read is done */
 	p[1].want_bits = 50;
 	fd_well_enter(&well, &c[1], &p[1], 1);
@@ -158,15 +163,19 @@ static void test_order(void)
 	CHECK(first() == &c[0] && well.demand == 100 + 50,
 	      "order: coming back keeps the place, updates the demand");
 	well_level(100 + 50);
-	CHECK(fd_well_serve(&well, 1) == 2 && p[0].pool.count == 100 &&
-	      p[1].pool.count == 50,
-	      "order: the one that received least first (%u %u)",
+	CHECK(fd_well_serve(&well, 1) == 1 && p[0].pool.count == 100 &&
+	      p[1].pool.count == 0 && well.holding,
+	      "order: the one that received least first; still first, the bits wait for it (%u %u)",
 	      p[0].pool.count, p[1].pool.count);
+	fd_well_leave(&well, &c[0], 1);
+	fd_well_end_read(&well, &c[0]);
+	CHECK(fd_well_serve(&well, 1) == 1 && p[1].pool.count == 50,
+	      "order: its read over, the next is served (%u)", p[1].pool.count);
 	CHECK(well.anon.clock == 300,
 	      "order: the clock is the last served's count");
 
 	/* A batch of a long read: a reader asking for more is served early. */
-	fd_well_leave(&c[0], 1);
+	fd_well_leave(&well, &c[0], 1);
 	p[0].want_bits = 2048;
 	fd_well_enter(&well, &c[0], &p[0], 1);
 	fd_pool_clear(&p[0].pool);
@@ -176,8 +185,8 @@ static void test_order(void)
 	      "order: a long read is served once a batch is there");
 
 	/* Reads end: those that took bits stop waiting. */
-	fd_well_leave(&c[0], 2);
-	fd_well_leave(&c[1], 2);
+	fd_well_leave(&well, &c[0], 2);
+	fd_well_leave(&well, &c[1], 2);
 	fd_well_end_read(&well, &c[0]);
 	fd_well_end_read(&well, &c[1]);
 	CHECK(!first() && well.demand == 0 && !c[0].took,
@@ -189,7 +198,7 @@ static void test_order(void)
 	fd_well_enter(&well, &c[2], &p[2], 2);
 	CHECK(c[2].received == 9 * FD_WELL_SLACK_BITS,
 	      "order: one back counts from the clock, less the slack");
-	fd_well_leave(&c[2], 2);
+	fd_well_leave(&well, &c[2], 2);
 	fd_well_dequeue(&well, &c[2]);
 	/* A reader new to the well starts above the clock: a debit. */
 	reader_setup(&c[2], &p[2], 64);
@@ -197,7 +206,7 @@ static void test_order(void)
 	fd_well_enter(&well, &c[2], &p[2], 2);
 	CHECK(c[2].received == well.anon.clock + FD_WELL_DEBIT_BITS,
 	      "order: a new reader starts with a debit");
-	fd_well_leave(&c[2], 2);
+	fd_well_leave(&well, &c[2], 2);
 	fd_well_end_read(&well, &c[2]);
 	CHECK(c[2].queued, "order: a read that took nothing keeps its place");
 	fd_well_dequeue(&well, &c[2]);
@@ -216,7 +225,7 @@ static void test_away(void)
 	notified = 0;
 	/* a waits in a nonblocking read that finds nothing, and leaves. */
 	fd_well_enter(&well, &a, &pa, t);
-	fd_well_leave(&a, t);
+	fd_well_leave(&well, &a, t);
 	fd_well_enter(&well, &b, &pb, t + 10);
 	well_level(128);
 	CHECK(fd_well_serve(&well, t + 20) == 0 && !b.served &&
@@ -231,8 +240,8 @@ static void test_away(void)
 	      a.served && b.served && pa.pool.count == 64 &&
 	      pb.pool.count == 64 && notified == 2,
 	      "away: back in time, it takes its bits, then the next");
-	fd_well_leave(&a, t);
-	fd_well_leave(&b, t);
+	fd_well_leave(&well, &a, t);
+	fd_well_leave(&well, &b, t);
 	fd_well_end_read(&well, &a);
 	fd_well_end_read(&well, &b);
 
@@ -242,14 +251,14 @@ static void test_away(void)
 	a.notify = count_notify;
 	notified = 0;
 	fd_well_enter(&well, &a, &pa, t);
-	fd_well_leave(&a, t);
+	fd_well_leave(&well, &a, t);
 	fd_well_enter(&well, &b, &pb, t);
 	well_level(64);
 	CHECK(fd_well_serve(&well, t + FD_WELL_AWAY_NS) == 1 && b.served &&
 	      !a.queued && pb.pool.count == 64 && well.demand == 64 &&
 	      !notified,
 	      "away: after FD_WELL_AWAY_NS the next is served");
-	fd_well_leave(&b, t);
+	fd_well_leave(&well, &b, t);
 	fd_well_end_read(&well, &b);
 	CHECK(!first() && !well.demand, "away: no one waits");
 }
@@ -273,24 +282,56 @@ static void test_away_chain(void)
 	}
 	reader_setup(&b, &pb, 512);
 	fd_well_enter(&well, &b, &pb, t);
-	fd_well_leave(&a[0], t);
-	fd_well_leave(&a[1], t + 900 * NS_PER_US);
+	fd_well_leave(&well, &a[0], t);
+	fd_well_leave(&well, &a[1], t + 900 * NS_PER_US);
 	well_level(512);
 	CHECK(fd_well_serve(&well, t1) == 0 && well.holding &&
 	      well.hold_until == t + FD_WELL_AWAY_NS,
 	      "away chain: the first away holds the bits until its time");
-	fd_well_leave(&a[2], t1 + 500 * NS_PER_US);
+	fd_well_leave(&well, &a[2], t1 + 500 * NS_PER_US);
 	CHECK(fd_well_serve(&well, t1 + 500 * NS_PER_US) == 0 && !a[0].queued,
 	      "away chain: the first lost its place, the second holds");
 	CHECK(fd_well_serve(&well, t1 + FD_WELL_AWAY_NS - 1) == 0 && !b.served &&
 	      well.hold_until == t1 + FD_WELL_AWAY_NS,
 	      "away chain: the third holds, until the bound from the first hold");
 	CHECK(fd_well_serve(&well, t1 + FD_WELL_AWAY_NS) == 1 && b.served &&
-	      !a[2].queued && !well.holding,
+	      !a[2].queued,
 	      "away chain: the present reader is served FD_WELL_AWAY_NS after the hold began");
-	fd_well_leave(&b, t1 + FD_WELL_AWAY_NS);
+	fd_well_leave(&well, &b, t1 + FD_WELL_AWAY_NS);
 	fd_well_end_read(&well, &b);
 	CHECK(!first() && !well.demand, "away chain: no one waits");
+}
+
+/*
+ * A reader served and still first (it waits for a CPU, then makes its
+ * rolls, inside its read) holds the bits FD_WELL_ROLLS_NS at most.
+ */
+static void test_rolls(void)
+{
+	struct fd_well_client a, b;
+	struct fd_pipe pa, pb;
+	u64 t = 1000 * NS_PER_US;
+
+	well_setup(0);
+	reader_setup(&a, &pa, 64);
+	reader_setup(&b, &pb, 64);
+	b.received = 1000;
+	fd_well_enter(&well, &a, &pa, t);
+	fd_well_enter(&well, &b, &pb, t);
+	well_level(128);
+	CHECK(fd_well_serve(&well, t) == 1 && a.served && !b.served &&
+	      well.holding && well.hold_until == t + FD_WELL_ROLLS_NS,
+	      "rolls: served and still first, the bits wait for it");
+	CHECK(fd_well_serve(&well, t + FD_WELL_ROLLS_NS - 1) == 0 && !b.served,
+	      "rolls: up to FD_WELL_ROLLS_NS");
+	CHECK(fd_well_serve(&well, t + FD_WELL_ROLLS_NS) == 1 && b.served &&
+	      !a.queued,
+	      "rolls: then it loses its place and the next is served");
+	fd_well_leave(&well, &a, t + FD_WELL_ROLLS_NS);
+	fd_well_end_read(&well, &a);
+	fd_well_leave(&well, &b, t + FD_WELL_ROLLS_NS);
+	fd_well_end_read(&well, &b);
+	CHECK(!first() && !well.demand, "rolls: no one waits");
 }
 
 /*
@@ -352,7 +393,7 @@ static void test_early(void)
 	      pa.pool.count == 100 && a.received == 100,
 	      "early: the next one giving up takes what is there");
 	CHECK(!fd_well_serve_early(&well, &b, 0), "early: nothing left for b");
-	fd_well_leave(&a, 0);
+	fd_well_leave(&well, &a, 0);
 	CHECK(!fd_well_serve_early(&well, &a, 0), "early: only while present");
 	fd_well_end_read(&well, &a);
 	fd_well_dequeue(&well, &b);
@@ -393,7 +434,7 @@ static void rounds(struct fd_well_client **c, struct fd_pipe **p,
 		for (i = 0; i < n; i++) {
 			got[i] += p[i]->pool.count;
 			fd_pool_clear(&p[i]->pool);
-			fd_well_leave(c[i], r);
+			fd_well_leave(&well, c[i], r);
 			fd_well_end_read(&well, c[i]);
 		}
 	}
@@ -485,12 +526,18 @@ static void test_dequeue(void)
 #define SIM_NAP_US	4000		/* a 1 ms nap on a HZ=250 kernel */
 #define SIM_WANT	512		/* a read of 64 bytes */
 #define SIM_BUSY_US	20		/* rolls made between two reads */
+/*
+ * A blocking reader served waits this long for a CPU before it makes its
+ * rolls and comes back: two spinners keep both CPUs of a small guest busy.
+ */
+#define SIM_WAKE_US	1500
 
 struct sim_reader {
 	struct fd_well_client c;
 	struct fd_pipe p;
 	bool spin;		/* nonblocking, spinning on EAGAIN */
 	bool in_read;		/* a blocking read under way */
+	bool woken;		/* served, it waits for a CPU */
 	u64 nap_end;		/* a blocking reader naps until then */
 	u64 busy_end;		/* and makes its rolls until then */
 	u32 read_got;		/* fair bits of its current read */
@@ -562,7 +609,7 @@ static void sim_step(struct sim_reader *r, u64 now, bool queue)
 			fd_well_serve(&well, t);
 		if (r->c.served)
 			sim_deliver(r);
-		fd_well_leave(&r->c, t);
+		fd_well_leave(&well, &r->c, t);
 		fd_well_end_read(&well, &r->c);
 		return;
 	}
@@ -573,6 +620,8 @@ static void sim_step(struct sim_reader *r, u64 now, bool queue)
 	 */
 	if (now < r->busy_end)
 		return;
+	if (r->woken)
+		goto woken;
 	if (!r->in_read) {
 		r->in_read = true;
 		r->read_got = 0;
@@ -594,10 +643,18 @@ static void sim_step(struct sim_reader *r, u64 now, bool queue)
 	}
 	if (!r->c.served)
 		return;
+	/* Served: it waits for a CPU, then takes its bits and leaves. */
+woken:
+	if (!r->woken) {
+		r->woken = true;
+		r->busy_end = now + SIM_WAKE_US;
+		return;
+	}
+	r->woken = false;
 	r->nap_end = 0;
 	r->read_got += r->p.pool.count;
 	sim_deliver(r);
-	fd_well_leave(&r->c, t);
+	fd_well_leave(&well, &r->c, t);
 	r->busy_end = now + 1;
 	if (r->read_got >= SIM_WANT) {
 		fd_well_end_read(&well, &r->c);
@@ -744,6 +801,7 @@ int main(void)
 	test_order();
 	test_away();
 	test_away_chain();
+	test_rolls();
 	test_heap();
 	test_early();
 	test_epoch();
