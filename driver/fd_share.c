@@ -16,7 +16,7 @@
 
 #define FD_NS_PER_S	1000000000ULL
 /* A cost is capped here: far above any wait, far below an overflow. */
-#define FD_RATE_MAX_NS	(1ULL << 62)
+#define FD_RATE_MAX_NS	BIT_ULL(62)
 
 /* @bits at @rate bits per second, in ns, rounded up and capped. */
 static u64 fd_rate_ns(u64 rate, u64 bits)
@@ -324,7 +324,6 @@ void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now)
 		fd_share_push(w, c);
 }
 
-
 /**
  * fd_well_dequeue() - a reader stops waiting
  * @w: the well
@@ -550,16 +549,13 @@ static struct fd_heap_node *fd_heap_next(struct fd_heap_node *n)
 }
 
 /**
- * fd_well_for_each_waiting() - call @fn for every reader waiting, not
- *	served since it came
+ * fd_well_notify_all() - call the @notify of every reader waiting
  * @w: the well
- * @fn: called with each; it must not change the queue
  *
  * O(n): for the rare events every waiter must hear of (a health failure,
- * a VM fork), never for a turn.
+ * a VM fork), never for a turn. A @notify must not change the queue.
  */
-void fd_well_for_each_waiting(struct fd_well *w,
-			      void (*fn)(struct fd_well_client *c))
+void fd_well_notify_all(struct fd_well *w)
 {
 	struct fd_heap_node *pn, *cn;
 
@@ -568,7 +564,12 @@ void fd_well_for_each_waiting(struct fd_well *w,
 							 struct fd_share_party,
 							 node);
 
-		for (cn = pt->clients.root; cn; cn = fd_heap_next(cn))
-			fn(container_of(cn, struct fd_well_client, node));
+		for (cn = pt->clients.root; cn; cn = fd_heap_next(cn)) {
+			struct fd_well_client *c;
+
+			c = container_of(cn, struct fd_well_client, node);
+			if (c->notify)
+				c->notify(c);
+		}
 	}
 }

@@ -47,11 +47,15 @@
  */
 /* hrtimer_setup() (6.13) replaces hrtimer_init() and the store of ->function. */
 #if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
-#define hrtimer_setup(timer, fn, clock, mode)	\
-	do {					\
-		hrtimer_init(timer, clock, mode);	\
-		(timer)->function = fn;		\
-	} while (0)
+#include <linux/hrtimer.h>
+
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*fn)(struct hrtimer *),
+				 clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
 #endif
 
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE

@@ -156,7 +156,6 @@ u32 fd_well_serve(struct fd_well *w, u64 now);
 bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 			 u64 now);
 u32 fd_well_need(const struct fd_well *w);
-void fd_well_for_each_waiting(struct fd_well *w,
-			      void (*fn)(struct fd_well_client *c));
+void fd_well_notify_all(struct fd_well *w);
 
 #endif /* _FAIRDIE_WELL_H */

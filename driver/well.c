@@ -156,7 +156,7 @@ static void fairdie_well_kick(struct fairdie_well *w)
 	    w->well.generation == fairdie_vmfork_generation())
 		fairdie_well_serve(w);
 	else
-		fd_well_for_each_waiting(&w->well, fairdie_well_wake);
+		fd_well_notify_all(&w->well);
 }
 
 static enum hrtimer_restart fairdie_well_hold_end(struct hrtimer *t)
@@ -313,7 +313,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 		memzero_explicit(buf, sizeof(buf));
 		if (err) {
 			/* The others waiting learn of it. */
-			fd_well_for_each_waiting(&w->well, fairdie_well_wake);
+			fd_well_notify_all(&w->well);
 			break;
 		}
 		fairdie_well_serve(w);

@@ -463,7 +463,8 @@ static void test_join(void)
 	fd_well_join(&well, &b, NULL);
 	rounds(c + 1, p + 1, 1, 100, got + 1);
 	fd_well_join(&well, &a, NULL);
-	got[0] = got[1] = 0;
+	got[0] = 0;
+	got[1] = 0;
 	rounds(c, p, 2, 10000, got);
 	CHECK(got[0] >= 4900 * 512 && got[1] >= 4900 * 512,
 	      "join: on the new well's clock, each gets half (%llu %llu)",
@@ -489,13 +490,15 @@ static void test_dequeue(void)
 		reader_setup(&c[i], &p[i], 10 << i);
 		fd_well_enter(&well, &c[i], &p[i], 0);
 	}
+	for (i = 0; i < 4; i++)
+		c[i].notify = count_visit;
 	visits = 0;
-	fd_well_for_each_waiting(&well, count_visit);
-	CHECK(visits == 4, "dequeue: the four waiting are visited (%u)", visits);
+	fd_well_notify_all(&well);
+	CHECK(visits == 4, "dequeue: the four waiting are told (%u)", visits);
 	fd_well_dequeue(&well, &c[2]);	/* middle */
 	visits = 0;
-	fd_well_for_each_waiting(&well, count_visit);
-	CHECK(visits == 3, "dequeue: three left to visit (%u)", visits);
+	fd_well_notify_all(&well);
+	CHECK(visits == 3, "dequeue: three left to tell (%u)", visits);
 	CHECK(first() == &c[0] && !c[2].queued && !c[2].in_heap &&
 	      well.demand == 10 + 20 + 80, "dequeue: the middle");
 	fd_well_dequeue(&well, &c[3]);	/* the last */
@@ -772,13 +775,16 @@ static void test_parties(void)
 	for (i = 0; i < 9; i++)
 		groups[i] = i < 8 ? 0 : 1;
 	lo = sim_parties(19, users, 4, true, 200000);
-	CHECK(lo >= 0.8, "parties: 16 files and 3 x 1, each user 0.8 of a fair share at least (%.3f)",
+	CHECK(lo >= 0.8,
+	      "parties: 16 files and 3 x 1, each user 0.8 of a fair share at least (%.3f)",
 	      lo);
 	lo = sim_parties(9, groups, 2, true, 200000);
-	CHECK(lo >= 0.8, "parties: two cgroups, 8 files and 1, each 0.8 of a fair share at least (%.3f)",
+	CHECK(lo >= 0.8,
+	      "parties: two cgroups, 8 files and 1, each 0.8 of a fair share at least (%.3f)",
 	      lo);
 	lo = sim_parties(19, users, 4, false, 200000);
-	CHECK(lo < 0.5, "parties: shared per file, the user with 16 files wins (%.3f): the scenario tells the rules apart",
+	CHECK(lo < 0.5,
+	      "parties: shared per file, the user with 16 files wins (%.3f): the scenario tells the rules apart",
 	      lo);
 }
 
