@@ -167,6 +167,8 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
 void fairdie_well_wake(struct fd_well_client *c);
+void fairdie_well_step_out(struct fairdie_well *w,
+			   struct fd_well_client *client);
 void fairdie_wells_init(void);
 void fairdie_wells_exit(void);
 

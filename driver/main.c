@@ -301,7 +301,13 @@ static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 	int err;
 
 	lockdep_assert_held(&f->lock);
-	err = fairdie_user_wait(f->party, nonblock, &allow);
+	err = fairdie_user_wait(f->party, true, &allow);
+	if (err == -EAGAIN) {
+		/* Over the cap: no place held in the queue meanwhile. */
+		fairdie_well_step_out(f->well, &f->client);
+		if (!nonblock)
+			err = fairdie_user_wait(f->party, false, &allow);
+	}
 	if (err)
 		return err;
 	p->want_bits = clamp(allow, 64U, want);

@@ -353,6 +353,23 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 }
 
 /**
+ * fairdie_well_step_out() - a reader gives up its place in the queue
+ * @w: the well
+ * @client: the reader's record of it
+ *
+ * For a reader that must wait for something else first (its user's
+ * user_rate): the readers after it are served meanwhile.
+ */
+void fairdie_well_step_out(struct fairdie_well *w,
+			   struct fd_well_client *client)
+{
+	mutex_lock(&w->lock);
+	if (client->queued)
+		fairdie_well_quit(w, client);
+	mutex_unlock(&w->lock);
+}
+
+/**
  * fairdie_well_end_read() - a reader's read ends
  * @w: the well
  * @client: the reader's record of it
