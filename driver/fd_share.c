@@ -212,10 +212,11 @@ void fd_heap_remove(struct fd_heap *h, struct fd_heap_node *x)
  * loses its place FD_WELL_AWAY_NS after it left, or after the first reader
  * away held the others back, whichever is earlier: readers present are
  * never held back longer than that by readers back in userspace, however
- * many come in a row. One still in its read, making the rolls of the bits
- * it took, loses its place FD_WELL_ROLLS_NS after it left: the time a
- * woken reader may wait for a CPU, without which a reader that sleeps
- * would lose its turns to one that spins.
+ * many come in a row. One served and still first, in its read (woken, it
+ * waits for a CPU, then makes its rolls), holds the bits FD_WELL_ROLLS_NS
+ * from its turn or from when it left at most, then loses its place:
+ * without that wait a reader that sleeps would lose its turns to one that
+ * spins.
  */
 
 static void fd_share_node(struct fd_well *w, struct fd_heap_node *n, u64 key)
