@@ -24,6 +24,9 @@
 #define FAIRDIE_SOURCES		(FAIRDIE_SRC_SIM + 1)
 #define FAIRDIE_FORMATS		(FAIRDIE_FMT_TEXT + 1)
 
+/* The wells: RDSEED and RDRAND, each with every extractor. */
+#define FAIRDIE_WELLS		(2 * FD_EXTRACTORS)
+
 /* Output staged for userspace: at most this many bytes per refill. */
 #define FAIRDIE_STAGE_BYTES	512
 
@@ -76,8 +79,10 @@ struct fairdie_raw_state {
  * @well: the device-wide well of a hardware source and the extractor,
  *	NULL for CRNG and SIM, whose pipeline is all the file's own
  * @client: the file's record of @well, and its place in the well's queue
- * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
+ * @party: the opener in its cgroup: the file's share of the wells is its
+ *	party's, and its reads count against the user's user_rate
+ *	(driver/share.c)
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
@@ -110,8 +115,8 @@ struct fairdie_file {
 	bool dry;
 	struct fairdie_well *well;
 	struct fd_well_client client;
-	struct task_struct *reader;
 	kuid_t uid;
+	struct fairdie_party *party;
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
@@ -156,6 +161,15 @@ bool fairdie_hwrng_late(u64 deadline);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries);
 
+/* share.c */
+struct fairdie_party;
+struct fairdie_party *fairdie_party_get(kuid_t uid);
+void fairdie_party_put(struct fairdie_party *pt);
+struct fd_share_party *fairdie_party_sched(struct fairdie_party *pt,
+					   u32 well);
+int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow);
+void fairdie_user_charge(struct fairdie_party *pt, u64 bits);
+
 /* main.c */
 const char *fairdie_extractor_name(u32 extractor);
 void fairdie_unlock(struct fairdie_file *f);
@@ -167,7 +181,8 @@ void fairdie_raw_forget(struct fairdie_file *f);
 /* well.c */
 struct fairdie_well *fairdie_well_get(u32 source, u32 extractor);
 void fairdie_well_join(struct fairdie_well *w,
-		       struct fd_well_client *client);
+		       struct fd_well_client *client,
+		       struct fairdie_party *party);
 int fairdie_well_fill(struct fairdie_well *w,
 		      struct fd_well_client *client, u32 source,
 		      const struct fd_source_ops *raw, void *ctx,
@@ -177,9 +192,10 @@ void fairdie_well_end_read(struct fairdie_well *w,
 void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
+void fairdie_well_wake(struct fd_well_client *c);
+void fairdie_well_step_out(struct fairdie_well *w,
+			   struct fd_well_client *client);
 void fairdie_wells_init(void);
-int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock);
-extern u64 fairdie_user_bps;
 void fairdie_wells_exit(void);
 
 /* hwrng.c */

@@ -45,6 +45,19 @@
  * so that a later mod_timer() on it does nothing; 6.1 has no such state, and
  * there the caller alone makes sure that nothing re-arms it.
  */
+/* hrtimer_setup() (6.13) replaces hrtimer_init() and the store of ->function. */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+#include <linux/hrtimer.h>
+
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*fn)(struct hrtimer *),
+				 clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
+#endif
+
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define timer_delete_sync(timer)	del_timer_sync(timer)
 #define timer_shutdown_sync(timer)	del_timer_sync(timer)
@@ -93,6 +106,11 @@ typedef __s64 s64;
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#ifndef container_of
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
 #endif
 
 /* A flag written under a lock and read without it, as in the kernel. */

@@ -8,16 +8,9 @@
  * back are uniform and independent of every roll made (fd_pipe_giveback()),
  * so the stream stays one of fair bits.
  *
- * Sharing: readers that find the well without the bits they want wait in a
- * queue until their read ends, and what is fed in goes to the waiting
- * reader that received the fewest bits so far (counted from when it
- * started waiting, little less than the others were: fair queuing, as CFS
- * does with run time), up to what it asks for at a time; whoever fetched
- * the words. So readers get equal shares, and a reader that spins on
- * nonblocking reads cannot take the share of one that sleeps. Bits held
- * for a reader that is away (making its rolls, or back in userspace after
- * a nonblocking read that found none) wait FD_WELL_TURN_NS for it at
- * most; then the next reader is served and the one away stops waiting.
+ * Sharing: who of the readers waiting is served next is the queue's
+ * business, driver/fd_share.c; it only decides which reader's pool the
+ * next bits go to, never looking at them.
  *
  * Health: the start-up test runs when the well is first used and after each
  * failure. A failure latches the well: readers that joined it before fail
@@ -52,15 +45,25 @@ static void fd_well_discard(struct fd_well *w)
 /**
  * fd_well_join() - a reader starts using the well (again)
  * @w: the well
- * @c: the reader's record of it
+ * @c: the reader's record of it, waiting in no well's queue
+ * @party: its party's record of this well; NULL for the well's own (the
+ *	party of every reader that names none)
  *
  * A reader that joins after a health failure restarts the well, with a
- * fresh start-up test, when it first takes from it.
+ * fresh start-up test, when it first takes from it. It starts on this
+ * well's clock, as a reader new to it: what it received from another well
+ * (or from this one before) counts for nothing here.
  */
-void fd_well_join(struct fd_well *w, struct fd_well_client *c)
+void fd_well_join(struct fd_well *w, struct fd_well_client *c,
+		  struct fd_share_party *party)
 {
 	c->epoch = w->epoch;
 	c->generation = w->generation;
+	if (FD_WARN_ON(c->queued))
+		return;
+	c->party = party ? party : &w->anon;
+	c->received = 0;
+	c->taken_before = false;
 }
 
 /**
@@ -190,246 +193,17 @@ bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 	return ok;
 }
 
-/* Fair bits the well holds for its readers. */
-static u32 fd_well_level(const struct fd_well *w)
+/**
+ * fd_well_level() - fair bits the well holds for its readers
+ * @w: the well
+ *
+ * Return: how many.
+ */
+u32 fd_well_level(const struct fd_well *w)
 {
 	u32 n = w->pipe.pool.count;
 
 	if (w->pipe.extractor == FAIRDIE_EXT_PERES && w->pipe.peres)
 		n += fd_peres_pending(w->pipe.peres);
 	return n;
-}
-
-/**
- * fd_well_enter() - a reader starts a read: it waits for bits
- * @w: the well, after fd_well_begin()
- * @c: the reader
- * @p: its pipeline; bits served to it go into its pool, up to
- *	@p->want_bits at a time
- * @now: the time, in ns
- *
- * A reader already waiting keeps its place; it is present until
- * fd_well_leave(), and only a present reader is served.
- */
-void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
-		   struct fd_pipe *p, u64 now)
-{
-	c->present = true;
-	c->pipe = p;
-	WRITE_ONCE(c->served, false);
-	if (c->queued) {
-		w->demand -= c->want;
-	} else {
-		/*
-		 * Little credit for the time it did not wait, and a debit for
-		 * a reader new to the well (CFS's START_DEBIT).
-		 */
-		if (!c->taken_before)
-			c->received = w->vclock + FD_WELL_DEBIT_BITS;
-		else if (c->received + FD_WELL_SLACK_BITS < w->vclock)
-			c->received = w->vclock - FD_WELL_SLACK_BITS;
-		c->since = now;
-		c->next = NULL;
-		c->queued = true;
-		if (w->tail)
-			w->tail->next = c;
-		else
-			w->head = c;
-		w->tail = c;
-	}
-	c->want = p->want_bits;
-	w->demand += c->want;
-}
-
-/**
- * fd_well_leave() - a reader stops taking bits for now, served or not
- * @c: the reader
- * @now: the time, in ns
- *
- * It keeps its place until its read ends (fd_well_end_read()); bits held
- * for it wait FD_WELL_TURN_NS from now.
- */
-void fd_well_leave(struct fd_well_client *c, u64 now)
-{
-	c->present = false;
-	c->pipe = NULL;
-	WRITE_ONCE(c->served, false);
-	WRITE_ONCE(c->notified, false);
-	c->since = now;
-}
-
-/**
- * fd_well_dequeue() - a reader stops waiting
- * @w: the well
- * @c: the reader, waiting or not
- */
-void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c)
-{
-	struct fd_well_client **pp, *prev = NULL;
-
-	if (!c->queued)
-		return;
-	for (pp = &w->head; *pp != c; pp = &(*pp)->next) {
-		if (FD_WARN_ON(!*pp))
-			return;
-		prev = *pp;
-	}
-	*pp = c->next;
-	if (w->tail == c)
-		w->tail = prev;
-	w->demand -= c->want;
-	c->next = NULL;
-	c->queued = false;
-}
-
-/**
- * fd_well_end_read() - a reader's read ends
- * @w: the well
- * @c: the reader
- *
- * A reader that took bits during the read stops waiting: its turn is over.
- * One that found none (a nonblocking read) keeps its place.
- */
-void fd_well_end_read(struct fd_well *w, struct fd_well_client *c)
-{
-	if (c->took)
-		fd_well_dequeue(w, c);
-	WRITE_ONCE(c->took, false);
-}
-
-/*
- * Bits the reader waits for before it is served: what it asks for, or a
- * batch of a long read's. Handed a word at a time, a reader that must wake
- * up, make its rolls and come back for each would get less than one that
- * is away while the bits gather for it.
- */
-static u32 fd_well_batch(const struct fd_well_client *c)
-{
-	return c->want < FD_WELL_BATCH_BITS ? c->want : FD_WELL_BATCH_BITS;
-}
-
-/*
- * The waiting reader that received the fewest bits, the first of equals;
- * not one served that has not come back for more. On the way, readers of
- * a past epoch (the well failed since they joined) and readers away for
- * FD_WELL_TURN_NS stop waiting: one pass over the queue does all its
- * cleaning.
- */
-static struct fd_well_client *fd_well_next(struct fd_well *w, u64 now)
-{
-	struct fd_well_client **pp = &w->head, *c, *prev = NULL, *best = NULL;
-
-	while ((c = *pp)) {
-		if (c->epoch != w->epoch ||
-		    (!c->present && now - c->since >= FD_WELL_TURN_NS)) {
-			*pp = c->next;
-			if (w->tail == c)
-				w->tail = prev;
-			w->demand -= c->want;
-			c->next = NULL;
-			c->queued = false;
-			continue;
-		}
-		if (!c->served && (!best || c->received < best->received))
-			best = c;
-		prev = c;
-		pp = &c->next;
-	}
-	return best;
-}
-
-/* Bits to a present reader, counted; nothing moves only if its pool is full. */
-static void fd_well_hand(struct fd_well *w, struct fd_well_client *c)
-{
-	u32 n = fd_well_take(w, c->pipe);
-
-	if (w->vclock < c->received)
-		w->vclock = c->received;
-	c->received += n;
-	c->generation = w->generation;
-	c->taken_before = true;
-	WRITE_ONCE(c->took, true);
-	WRITE_ONCE(c->served, true);
-}
-
-/**
- * fd_well_serve() - hand the bits held to the waiting readers
- * @w: the well, after fd_well_begin()
- * @now: the time, in ns
- *
- * The waiting reader that received the fewest bits goes first: if it is
- * present, it takes up to what it asks for and is told (its @notify); then
- * the next one. It keeps its place, but is served again only once it came
- * back for more (fd_well_enter()). A reader whose epoch is past (the well
- * failed since it joined) stops waiting, unserved. When the first is away,
- * the bits wait for it, and it is told once; away for FD_WELL_TURN_NS, it
- * stops waiting and the next one goes first.
- *
- * Return: how many readers were served.
- */
-u32 fd_well_serve(struct fd_well *w, u64 now)
-{
-	struct fd_well_client *c;
-	u32 served = 0;
-
-	while ((c = fd_well_next(w, now))) {
-		if (!c->present) {
-			if (fd_well_level(w) >= fd_well_batch(c) &&
-			    c->notify && !c->notified) {
-				WRITE_ONCE(c->notified, true);
-				c->notify(c);
-			}
-			break;
-		}
-		if (fd_well_level(w) < fd_well_batch(c))
-			break;
-		fd_well_hand(w, c);
-		served++;
-		if (c->notify)
-			c->notify(c);
-	}
-	return served;
-}
-
-/**
- * fd_well_serve_early() - a reader that stops waiting takes what is there
- * @w: the well, after fd_well_begin()
- * @c: the reader, present
- * @now: the time, in ns
- *
- * A reader that cannot wait for a whole batch (a nonblocking read whose
- * source underflows, a read at its deadline) takes what the well holds, if
- * its turn is next.
- *
- * Return: whether it was served.
- */
-bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
-			 u64 now)
-{
-	if (!c->queued || !c->present || c->served || !fd_well_level(w) ||
-	    c->epoch != w->epoch || fd_well_next(w, now) != c)
-		return false;
-	fd_well_hand(w, c);
-	return true;
-}
-
-/**
- * fd_well_need() - fair bits the waiting readers want beyond what is held
- * @w: the well
- *
- * Return: how many; a reader fetches raw words for them
- * (fd_well_words()), and waits for its turn when there are none.
- */
-u32 fd_well_need(const struct fd_well *w)
-{
-	u64 level = fd_well_level(w), need;
-
-	if (w->demand <= level)
-		return 0;
-	need = w->demand - level;
-	/* Not more than the pool takes: words beyond it would be dropped. */
-	if (w->pipe.extractor != FAIRDIE_EXT_PERES &&
-	    need > fd_pool_room(&w->pipe.pool))
-		need = fd_pool_room(&w->pipe.pool);
-	return need > ~0U ? ~0U : (u32)need;
 }

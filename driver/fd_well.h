@@ -15,20 +15,29 @@
 
 #include "fd_shim.h"
 #include "fd_pipe.h"
+#include "fd_share.h"
 
 /* Raw words a reader fetches at most before it feeds the well. */
 #define FD_WELL_CHUNK		32
 /*
- * How long the bits held for a reader that is not in a read (a nonblocking
- * one, gone back to userspace) wait for it before the next reader's turn
- * comes, in ns.
+ * The most a reader away (a nonblocking one, gone back to userspace) holds
+ * back the readers present, in ns: the bits wait for it this long, counted
+ * from when it left or from when it first held the others back, whichever
+ * is earlier; then it loses its place (driver/fd_share.c).
  */
-#define FD_WELL_TURN_NS		5000000ULL
+#define FD_WELL_AWAY_NS		1000000ULL
+/*
+ * How long the bits of its turn wait for a reader still in its read, that
+ * took bits in it and makes its rolls (not back in userspace), in ns: as
+ * long as a woken reader may wait for a CPU on a busy machine.
+ */
+#define FD_WELL_ROLLS_NS	5000000ULL
 /*
  * Fair bits a reader that starts waiting again may count below the others:
  * what they took while it made its rolls between two reads is not lost to
  * it. A reader that never took bits starts this much above them instead, so
  * that a stream of new files cannot keep a waiting reader from its turn.
+ * The same holds for parties (a user in a cgroup), one level up.
  */
 #define FD_WELL_SLACK_BITS	512
 #define FD_WELL_DEBIT_BITS	2048
@@ -38,7 +47,7 @@
 struct fd_well_client;
 
 /**
- * struct fd_well - the shared pipeline
+ * struct fd_well - the shared pipeline, and its queue of readers
  * @pipe: health tests, start-up test, extractor and the fair bits made
  *	(raw bits that passed the tests, for DIJKSTRA)
  * @epoch: health failures so far; a reader that joined before the last
@@ -46,11 +55,18 @@ struct fd_well_client;
  * @generation: the caller's generation (a VM fork count) of the bits held
  * @started: the pipeline was set up (at first use)
  * @startup_bits: raw bits its start-up tests took so far
- * @head: the first reader waiting for bits, NULL if none
- * @tail: the last one
+ * @parties: the parties with a reader waiting, by their @vt
+ *	(driver/fd_share.c)
+ * @anon: the party of readers that name none (the hwrng, tests)
  * @demand: fair bits the waiting readers want, in all
- * @vclock: the @received of the readers when they were last served, from
- *	which a reader counts when it starts waiting
+ * @vclock: the @vt of the parties when they were last served, from which
+ *	a party counts when it starts waiting
+ * @seq: how many entered a heap: the order of equals
+ * @holding: the first reader is away, and holds the others back since
+ *	@hold_start
+ * @hold_start: see @holding (ns)
+ * @hold_until: while @holding, when the reader away loses its place:
+ *	serve again then (ns)
  */
 struct fd_well {
 	struct fd_pipe pipe;
@@ -58,42 +74,59 @@ struct fd_well {
 	u32 epoch;
 	u32 generation;
 	bool started;
-	struct fd_well_client *head, *tail;
+	bool holding;
+	struct fd_heap parties;
+	struct fd_share_party anon;
 	u64 demand;
 	u64 vclock;
+	u64 seq;
+	u64 hold_start;
+	u64 hold_until;
 };
 
 /**
  * struct fd_well_client - what a reader of a well knows of it
  * @epoch: the well's health failures when the reader joined it
  * @generation: the generation of the bits it last took
- * @next: the next reader waiting for bits
+ * @node: its place in its party's heap, while it waits and was not served
+ * @party: its party on this well
  * @pipe: while @present, the pipeline its bits go to
  * @notify: called (the well's lock held) when bits went to the reader
  *	while it is present, or wait for it while it is away; NULL if nothing
  *	is to be done
- * @received: fair bits it took from the well, counted from about the
- *	well's @vclock when it started waiting: the one that counts least is
- *	served first
+ * @waiter: the task to wake when it is served (the caller's)
+ * @wake_at: when a wait for its turn ends anyway (ns; 0 for never): the
+ *	deadline of its read (the caller's)
+ * @received: fair bits it took from the well, counted from about its
+ *	party's @clock when it started waiting: the one that counts least is
+ *	served first within its party
  * @since: when it started waiting or last left a read (ns)
  * @want: fair bits it asked for when it started waiting
- * @queued: it waits for bits
+ * @queued: it waits for bits (it may have been served and not be back)
+ * @keeps_place: it keeps its place while away: @notify tells it when bits
+ *	wait for it (the caller's)
+ * @in_heap: it is in its party's heap: waiting, not served since it came
  * @present: it takes bits (fd_well_enter() to fd_well_leave())
  * @served: bits went to @pipe while it was present
  * @notified: @notify was called while it was away
  * @took: bits went to it during its current read (fd_well_end_read())
- * @taken_before: it took bits from the well before (since it was opened)
+ * @taken_before: it took bits from the well before (since it joined)
  */
 struct fd_well_client {
 	u32 epoch;
 	u32 generation;
-	struct fd_well_client *next;
+	struct fd_heap_node node;
+	struct fd_share_party *party;
 	struct fd_pipe *pipe;
 	void (*notify)(struct fd_well_client *c);
+	void *waiter;
+	u64 wake_at;
 	u64 received;
 	u64 since;
 	u32 want;
 	bool queued;
+	bool keeps_place;
+	bool in_heap;
 	bool present;
 	bool served;
 	bool notified;
@@ -102,23 +135,27 @@ struct fd_well_client {
 };
 
 void fd_well_init(struct fd_well *w, u32 extractor, struct fd_peres *peres);
-void fd_well_join(struct fd_well *w, struct fd_well_client *c);
+void fd_well_join(struct fd_well *w, struct fd_well_client *c,
+		  struct fd_share_party *party);
 int fd_well_begin(struct fd_well *w, struct fd_well_client *c,
 		  u32 generation);
 u32 fd_well_words(const struct fd_well *w, u32 bits);
 int fd_well_feed(struct fd_well *w, const u64 *words, u32 n);
 u32 fd_well_take(struct fd_well *w, struct fd_pipe *p);
+u32 fd_well_level(const struct fd_well *w);
 bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 		      u32 generation, struct fd_pipe *p);
 
+/* The queue: driver/fd_share.c. */
 void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 		   struct fd_pipe *p, u64 now);
-void fd_well_leave(struct fd_well_client *c, u64 now);
+void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now);
 void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c);
 void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
 u32 fd_well_serve(struct fd_well *w, u64 now);
 bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 			 u64 now);
 u32 fd_well_need(const struct fd_well *w);
+void fd_well_notify_all(struct fd_well *w);
 
 #endif /* _FAIRDIE_WELL_H */

@@ -62,7 +62,7 @@ static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
 	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
 	fd_pipe_restart(&h->pipe, 1, 2, false, false);
-	fairdie_well_join(h->well, &h->client);
+	fairdie_well_join(h->well, &h->client, NULL);
 	WRITE_ONCE(h->failed, false);
 }
 
@@ -135,6 +135,8 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	 * asked for: the core holds its reading mutex while we wait.
 	 */
 	h->deadline = fairdie_hwrng_deadline();
+	/* A wait for its turn in the well ends at the deadline too. */
+	h->client.wake_at = h->deadline * NSEC_PER_USEC;
 	fd_pipe_set_demand(&h->pipe, 8ULL * max);
 	while (done < max) {
 		/* Bits made before a VM fork are not delivered after it. */
@@ -224,6 +226,8 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 	mutex_init(&h->lock);
 	h->source = source;
 	h->well = fairdie_well_get(source, FAIRDIE_EXT_VN);
+	/* Its turn wakes its reader; it keeps no place while away. */
+	h->client.notify = fairdie_well_wake;
 	h->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;

@@ -63,14 +63,6 @@ MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000); at most 2 with hwrng=rdrand, whose bits are a DRBG's output");
 
 /* Sharing the hardware among users is the administrator's choice too. */
-static uint user_rate;
-module_param(user_rate, uint, 0444);
-MODULE_PARM_DESC(user_rate,
-		 "Most raw RDSEED/RDRAND bits one user's open files may fetch, in kbit/s, 1..10000000; 0 for no cap (default 0)");
-
-/* user_rate in bits per second. */
-u64 fairdie_user_bps;
-
 static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
 	[FAIRDIE_EXT_VN] = "vn",
 	[FAIRDIE_EXT_PERES] = "peres",
@@ -153,7 +145,7 @@ static void fairdie_attach_well(struct fairdie_file *f)
 	if (w != f->well) {
 		f->well = w;
 		if (w)
-			fairdie_well_join(w, &f->client);
+			fairdie_well_join(w, &f->client, f->party);
 	}
 }
 
@@ -230,7 +222,7 @@ static void fairdie_turn_came(struct fd_well_client *c)
 	struct fairdie_file *f = container_of(c, struct fairdie_file, client);
 
 	if (c->present) {
-		wake_up_process(f->reader);
+		fairdie_well_wake(c);
 		return;
 	}
 	WRITE_ONCE(f->dry, false);
@@ -294,7 +286,7 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	else
 		fd_pipe_restart(&f->pipe, 1, 2, false, false);
 	if (f->well)
-		fairdie_well_join(f->well, &f->client);
+		fairdie_well_join(f->well, &f->client, f->party);
 	fd_sim_restart(&f->sim);
 	fairdie_raw_forget(f);
 }
@@ -335,14 +327,33 @@ static const struct fd_source_ops fairdie_source_ops = {
 	.interrupted = fairdie_interrupted,
 };
 
+/*
+ * Bits from the file's well, within what its user may receive (user_rate):
+ * a reader over the cap waits before it joins the queue, and asks for no
+ * more than its user's allowance.
+ */
 static int fairdie_well_fill_file(void *ctx, bool nonblock, struct fd_pipe *p)
 {
 	struct fairdie_file *f = ctx;
+	u32 before = p->pool.count, want = p->want_bits, allow;
+	int err;
 
 	lockdep_assert_held(&f->lock);
-	f->reader = current;
-	return fairdie_well_fill(f->well, &f->client, f->source,
-				 &fairdie_source_ops, f, nonblock, p);
+	err = fairdie_user_wait(f->party, true, &allow);
+	if (err == -EAGAIN) {
+		/* Over the cap: no place held in the queue meanwhile. */
+		fairdie_well_step_out(f->well, &f->client);
+		if (!nonblock)
+			err = fairdie_user_wait(f->party, false, &allow);
+	}
+	if (err)
+		return err;
+	p->want_bits = clamp(allow, 64U, want);
+	err = fairdie_well_fill(f->well, &f->client, f->source,
+				&fairdie_source_ops, f, nonblock, p);
+	p->want_bits = want;
+	fairdie_user_charge(f->party, p->pool.count - before);
+	return err;
 }
 
 static const struct fd_source_ops fairdie_well_ops = {
@@ -532,9 +543,15 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	f->party = fairdie_party_get(file->f_cred->uid);
+	if (!f->party) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	mutex_init(&f->lock);
 	init_waitqueue_head(&f->wait);
 	f->client.notify = fairdie_turn_came;
+	f->client.keeps_place = true;
 	timer_setup(&f->dry_timer, fairdie_dry_end, 0);
 	mutex_lock(&f->lock);
 	f->sides = sides;
@@ -565,6 +582,7 @@ static int fairdie_release(struct inode *inode, struct file *file)
 	if (f->well)
 		fairdie_well_giveback(f->well, &f->client, &f->pipe);
 	fairdie_set_failed(f, false);
+	fairdie_party_put(f->party);
 	atomic_dec(&fairdie_counters.open_files);
 	mutex_destroy(&f->lock);
 	fairdie_peres_free(f->pipe.peres);
@@ -1299,12 +1317,6 @@ static int __init fairdie_parse_params(void)
 		pr_err("source=%s: not available on this machine\n", source);
 		return -ENODEV;
 	}
-	if (user_rate > 10000000) {
-		pr_err("user_rate=%u: at most 10000000 kbit/s (0: no cap)\n",
-		       user_rate);
-		return -EINVAL;
-	}
-	fairdie_user_bps = (u64)user_rate * 1000;
 	fairdie_default_extractor = ext;
 	fairdie_default_source = src;
 	return fairdie_parse_hwrng();

@@ -389,10 +389,6 @@ int fairdie_source_word(void *ctx, bool nonblock, u64 *word)
 	switch (f->source) {
 	case FAIRDIE_SRC_RDSEED:
 	case FAIRDIE_SRC_RDRAND:
-		err = fairdie_user_charge(f->uid, fairdie_user_bps, 64,
-					  nonblock);
-		if (err)
-			return err;
 		err = fairdie_source_hw(f->source, nonblock,
 					&f->client.served, word,
 					&f->stats.source_retries);

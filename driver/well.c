@@ -28,11 +28,9 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/mutex.h>
-#include <linux/spinlock.h>
-#include <linux/uidgid.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
@@ -43,13 +41,20 @@
 /**
  * struct fairdie_well - a well of the module
  * @lock: serialises the well; never held while the source is asked
+ * @index: which of the wells it is, for the parties' records
  * @well: the pipeline, its bits and its queue of readers
- * @wait: readers waiting for their turn
+ * @hold_timer: fires when a reader away loses its place
+ *	(@well.hold_until), to serve the readers it held back
+ * @hold_work: serves them, the lock taken (the timer cannot take it)
+ * @hold_armed: when @hold_timer is armed for, 0 if it is not
  */
 struct fairdie_well {
-	struct mutex lock;	/* protects @well */
+	struct mutex lock;	/* protects @well and @hold_armed */
+	u32 index;
 	struct fd_well well;
-	wait_queue_head_t wait;
+	struct hrtimer hold_timer;
+	struct work_struct hold_work;
+	u64 hold_armed;
 };
 
 /* Wells of RDSEED and RDRAND, for each extractor. */
@@ -79,15 +84,18 @@ struct fairdie_well *fairdie_well_get(u32 source, u32 extractor)
 /**
  * fairdie_well_join() - start using a well (again)
  * @w: the well
- * @client: the reader's record of it
+ * @client: the reader's record of it, in no well's queue
+ * @party: the reader's party (driver/share.c); NULL for the well's own
  *
  * A reader that joins after a health failure restarts the well, with a
- * fresh start-up test, when it first takes from it.
+ * fresh start-up test, when it first takes from it. It starts on the
+ * well's clock, and shares its party's place.
  */
-void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client)
+void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client,
+		       struct fairdie_party *party)
 {
 	mutex_lock(&w->lock);
-	fd_well_join(&w->well, client);
+	fd_well_join(&w->well, client, fairdie_party_sched(party, w->index));
 	mutex_unlock(&w->lock);
 }
 
@@ -102,19 +110,94 @@ static void fairdie_well_failed(struct fairdie_well *w, u32 source)
 			    task_pid_nr(current));
 }
 
+/**
+ * fairdie_well_wake() - wake a reader waiting in a well, if it is in a read
+ * @c: the reader; its @waiter is the task in fairdie_well_fill()
+ *
+ * The one way a waiting reader is woken: its turn came (the well's
+ * @notify of a reader served, called with the well's lock held after
+ * @served was set), or the well failed or changed generation
+ * (fairdie_well_kick()). The reader sets its task state before it reads
+ * @served, so the wake-up cannot be lost.
+ */
+void fairdie_well_wake(struct fd_well_client *c)
+{
+	if (c->present && c->waiter)
+		wake_up_process(c->waiter);
+}
+
+/*
+ * Serve the waiting readers (each is woken by its @notify); when a reader
+ * away holds the others back, serve again when it loses its place.
+ */
+static u32 fairdie_well_serve(struct fairdie_well *w)
+{
+	u32 served = fd_well_serve(&w->well, ktime_get_ns());
+
+	lockdep_assert_held(&w->lock);
+	if (w->well.holding && w->hold_armed != w->well.hold_until) {
+		w->hold_armed = w->well.hold_until;
+		hrtimer_start(&w->hold_timer, ns_to_ktime(w->hold_armed),
+			      HRTIMER_MODE_ABS);
+	}
+	return served;
+}
+
 /*
  * The queue changed (a reader left it) or bits came back: serve the
- * waiting readers now rather than at their next look, and wake them. Not
- * before the well started, after a failure or across a VM fork: the next
- * reader's fd_well_begin() deals with those.
+ * waiting readers now rather than at their next look. Not before the well
+ * started, after a failure or across a VM fork: then every reader waiting
+ * is woken, and the next reader's fd_well_begin() deals with it.
  */
 static void fairdie_well_kick(struct fairdie_well *w)
 {
 	lockdep_assert_held(&w->lock);
 	if (w->well.started && !w->well.pipe.failed &&
 	    w->well.generation == fairdie_vmfork_generation())
-		fd_well_serve(&w->well, ktime_get_ns());
-	wake_up_all(&w->wait);
+		fairdie_well_serve(w);
+	else
+		fd_well_notify_all(&w->well);
+}
+
+static enum hrtimer_restart fairdie_well_hold_end(struct hrtimer *t)
+{
+	struct fairdie_well *w = container_of(t, struct fairdie_well,
+					      hold_timer);
+
+	queue_work(system_highpri_wq, &w->hold_work);
+	return HRTIMER_NORESTART;
+}
+
+static void fairdie_well_hold_work(struct work_struct *work)
+{
+	struct fairdie_well *w = container_of(work, struct fairdie_well,
+					      hold_work);
+
+	mutex_lock(&w->lock);
+	w->hold_armed = 0;
+	fairdie_well_kick(w);
+	mutex_unlock(&w->lock);
+}
+
+/*
+ * Until its turn comes (@client->served), a signal, the deadline of its
+ * read (@client->wake_at) or a kick of the well: never a tick.
+ */
+static void fairdie_well_sleep(struct fd_well_client *client)
+{
+	ktime_t until = ns_to_ktime(client->wake_at);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (READ_ONCE(client->served) || signal_pending(current)) {
+		__set_current_state(TASK_RUNNING);
+		return;
+	}
+	if (client->wake_at)
+		schedule_hrtimeout_range(&until, 100 * NSEC_PER_USEC,
+					 HRTIMER_MODE_ABS);
+	else
+		schedule();
+	__set_current_state(TASK_RUNNING);
 }
 
 /* A reader leaves the well's queue: the turns of those after it come. */
@@ -122,7 +205,7 @@ static void fairdie_well_quit(struct fairdie_well *w,
 			      struct fd_well_client *client)
 {
 	lockdep_assert_held(&w->lock);
-	fd_well_leave(client, ktime_get_ns());
+	fd_well_leave(&w->well, client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fairdie_well_kick(w);
 }
@@ -176,32 +259,29 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	u64 buf[FD_WELL_CHUNK];
 	int err = 0, serr = 0;
 	u32 n, k, gen;
-	long left;
 
 	mutex_lock(&w->lock);
+	client->waiter = current;
 	for (;;) {
 		gen = fairdie_vmfork_generation();
 		err = fd_well_begin(&w->well, client, gen);
 		if (err)
 			break;
 		fd_well_enter(&w->well, client, p, ktime_get_ns());
-		if (fd_well_serve(&w->well, ktime_get_ns()))
-			wake_up_all(&w->wait);
+		fairdie_well_serve(w);
 		if (client->served)
 			break;
 		k = fd_well_need(&w->well);
 		if (!k) {
-			/* The bits held wait for a reader ahead. */
+			/* The bits held wait for readers ahead. */
 			serr = -EAGAIN;
 			if (nonblock)
 				break;
 			mutex_unlock(&w->lock);
-			/* A tick at most: a turn held for a reader away passes. */
-			left = wait_event_interruptible_timeout(w->wait,
-								READ_ONCE(client->served),
-								1);
+			fairdie_well_sleep(client);
 			mutex_lock(&w->lock);
-			serr = left < 0 || raw->interrupted(ctx) ? -EINTR : 0;
+			serr = signal_pending(current) ||
+			       raw->interrupted(ctx) ? -EINTR : 0;
 			if (serr || client->served)
 				break;
 			continue;
@@ -231,10 +311,12 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 				fairdie_well_failed(w, source);
 		}
 		memzero_explicit(buf, sizeof(buf));
-		if (err)
+		if (err) {
+			/* The others waiting learn of it. */
+			fd_well_notify_all(&w->well);
 			break;
-		if (fd_well_serve(&w->well, ktime_get_ns()))
-			wake_up_all(&w->wait);
+		}
+		fairdie_well_serve(w);
 		if (client->served)
 			break;
 		/* A nap cut short with no signal (nor deadline): go on. */
@@ -249,7 +331,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	if (!err && (serr == -EAGAIN || serr == -EINTR))
 		fd_well_serve_early(&w->well, client, ktime_get_ns());
 	if (client->served) {
-		fd_well_leave(client, ktime_get_ns());
+		fd_well_leave(&w->well, client, ktime_get_ns());
 		mutex_unlock(&w->lock);
 		return 0;
 	}
@@ -258,8 +340,8 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	 * bits are there (the hwrng cannot: its core sleeps for seconds after
 	 * an empty read); a failed one loses it.
 	 */
-	if (!err && serr == -EAGAIN && client->notify)
-		fd_well_leave(client, ktime_get_ns());
+	if (!err && serr == -EAGAIN && client->keeps_place)
+		fd_well_leave(&w->well, client, ktime_get_ns());
 	else
 		fairdie_well_quit(w, client);
 	mutex_unlock(&w->lock);
@@ -268,6 +350,23 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	p->failed = true;
 	p->failure = w->well.pipe.failure;
 	return -EIO;
+}
+
+/**
+ * fairdie_well_step_out() - a reader gives up its place in the queue
+ * @w: the well
+ * @client: the reader's record of it
+ *
+ * For a reader that must wait for something else first (its user's
+ * user_rate): the readers after it are served meanwhile.
+ */
+void fairdie_well_step_out(struct fairdie_well *w,
+			   struct fd_well_client *client)
+{
+	mutex_lock(&w->lock);
+	if (client->queued)
+		fairdie_well_quit(w, client);
+	mutex_unlock(&w->lock);
 }
 
 /**
@@ -303,7 +402,7 @@ void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client, struct fd_pipe *p)
 {
 	mutex_lock(&w->lock);
-	fd_well_leave(client, ktime_get_ns());
+	fd_well_leave(&w->well, client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
 	fairdie_well_kick(w);
@@ -323,7 +422,10 @@ void fairdie_wells_init(void)
 			struct fairdie_well *w = &fairdie_wells[s][e];
 
 			mutex_init(&w->lock);
-			init_waitqueue_head(&w->wait);
+			w->index = s * FD_EXTRACTORS + e;
+			hrtimer_setup(&w->hold_timer, fairdie_well_hold_end,
+				      CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+			INIT_WORK(&w->hold_work, fairdie_well_hold_work);
 			fd_well_init(&w->well, e, e == FAIRDIE_EXT_PERES ?
 				     &fairdie_well_peres[s] : NULL);
 		}
@@ -337,119 +439,17 @@ void fairdie_wells_exit(void)
 {
 	u32 s, e;
 
-	for (s = 0; s < ARRAY_SIZE(fairdie_wells); s++)
-		for (e = 0; e < FD_EXTRACTORS; e++)
-			mutex_destroy(&fairdie_wells[s][e].lock);
+	for (s = 0; s < ARRAY_SIZE(fairdie_wells); s++) {
+		for (e = 0; e < FD_EXTRACTORS; e++) {
+			struct fairdie_well *w = &fairdie_wells[s][e];
+
+			/* No reader is left: nothing arms the timer again. */
+			hrtimer_cancel(&w->hold_timer);
+			cancel_work_sync(&w->hold_work);
+			hrtimer_cancel(&w->hold_timer);
+			mutex_destroy(&w->lock);
+		}
+	}
 	memzero_explicit(fairdie_wells, sizeof(fairdie_wells));
 	memzero_explicit(fairdie_well_peres, sizeof(fairdie_well_peres));
-}
-
-/* ---------------------------------------------------------------------
- * A cap on each user's share of the hardware sources (module parameter
- * user_rate): a token bucket per user, of one second of the rate, that the
- * raw words a user's readers fetch take from. A full bucket is the same as
- * none, so a slot is reused once its bucket has refilled.
- */
-
-#define FAIRDIE_USER_SLOTS	64
-
-/**
- * struct fairdie_user - the bucket of one user
- * @uid: the user, the opener of the files
- * @bits: raw bits the user may still fetch now, scaled by NSEC_PER_SEC
- * @stamp: when @bits was last brought up to date, in ns
- * @used: the slot holds a user
- */
-struct fairdie_user {
-	kuid_t uid;
-	u64 bits;
-	u64 stamp;
-	bool used;
-};
-
-static DEFINE_SPINLOCK(fairdie_users_lock);	/* protects fairdie_users */
-static struct fairdie_user fairdie_users[FAIRDIE_USER_SLOTS];
-/* Users beyond the slots share one bucket. */
-static struct fairdie_user fairdie_users_rest;
-
-/* Refill @u at @rate bits per second up to one second's worth. */
-static void fairdie_user_refill(struct fairdie_user *u, u64 rate, u64 now)
-{
-	u64 cap = rate * NSEC_PER_SEC;
-
-	if (!u->used || now - u->stamp >= NSEC_PER_SEC)
-		u->bits = cap;
-	else
-		u->bits = min(cap, u->bits + (now - u->stamp) * rate);
-	u->stamp = now;
-}
-
-static struct fairdie_user *fairdie_user_find(kuid_t uid, u64 rate, u64 now)
-{
-	struct fairdie_user *free = NULL, *u;
-	int i;
-
-	lockdep_assert_held(&fairdie_users_lock);
-	for (i = 0; i < FAIRDIE_USER_SLOTS; i++) {
-		u = &fairdie_users[i];
-		if (u->used && uid_eq(u->uid, uid))
-			return u;
-		if (u->used) {
-			fairdie_user_refill(u, rate, now);
-			if (u->bits < rate * NSEC_PER_SEC)
-				continue;
-		}
-		if (!free)
-			free = u;
-	}
-	if (!free)
-		return &fairdie_users_rest;
-	free->used = false;
-	free->uid = uid;
-	fairdie_user_refill(free, rate, now);
-	free->used = true;
-	return free;
-}
-
-/**
- * fairdie_user_charge() - count raw bits against a user's share
- * @uid: the user
- * @rate: the cap, raw bits per second; 0 for none
- * @bits: the raw bits about to be fetched
- * @nonblock: fail with -EAGAIN rather than wait
- *
- * A user over the cap waits (interruptibly) until the bucket holds
- * @bits again.
- *
- * Return: 0, -EAGAIN or -EINTR.
- */
-int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock)
-{
-	u64 need = (u64)bits * NSEC_PER_SEC, now, wait_ns;
-	struct fairdie_user *u;
-	ktime_t wait;
-
-	if (!rate)
-		return 0;
-	for (;;) {
-		spin_lock(&fairdie_users_lock);
-		now = ktime_get_ns();
-		u = fairdie_user_find(uid, rate, now);
-		fairdie_user_refill(u, rate, now);
-		/* A charge above a whole bucket takes a full one. */
-		if (u->bits >= min(need, rate * NSEC_PER_SEC)) {
-			u->bits -= min(u->bits, need);
-			spin_unlock(&fairdie_users_lock);
-			return 0;
-		}
-		wait_ns = div64_u64(need - u->bits + rate - 1, rate);
-		spin_unlock(&fairdie_users_lock);
-		if (nonblock)
-			return -EAGAIN;
-		if (signal_pending(current))
-			return -EINTR;
-		wait = ns_to_ktime(wait_ns);
-		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout_range(&wait, NSEC_PER_MSEC, HRTIMER_MODE_REL);
-	}
 }

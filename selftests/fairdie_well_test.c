@@ -22,15 +22,32 @@
  *                 within a bound (500 ms) that a starved reader cannot
  *                 meet
  *
+ *   party_users   on a slow source, one user with 16 blocking readers
+ *                 beside three users with one each: every user gets at
+ *                 least PARTY_MIN of a fair share (a quarter; the bench's
+ *                 target is 0.8, well_share_user_min). Shared per file, the
+ *                 three would get 0.21
+ *   party_cgroups the same for two cgroups (v2, mounted here if need be)
+ *                 of root, with 8 readers and 1 (well_share_cgroup_min)
+ *   user_rate     with user_rate set (the parameter is writable), 100
+ *                 users each with a blocking reader: each receives at
+ *                 most 1.1 times its cap over the run (GET_STATS'
+ *                 extracted_bits), and at least half of it; uncapped, a
+ *                 reader takes thousands of times more
+ *
  * RDSEED is used, RDRAND where there is no RDSEED; the tests SKIP without
- * either. share and light_latency need the fault injection build (the VM
- * test build, FAIRDIE_FAULT=1) and SKIP without it.
+ * either. share, light_latency and the party tests need the fault
+ * injection build (the VM test build, FAIRDIE_FAULT=1) and SKIP without
+ * it.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 
 #include "fairdie_test.h"
+
+#include <grp.h>
 
 #define FAULT_DIR	"/sys/kernel/debug/fairdie"
 /*
@@ -525,6 +542,243 @@ TEST_F_TIMEOUT(well, light_latency, 60)
 	TH_LOG("light reader beside a hog: median %.2f ms, p99 %.2f ms, max %.2f ms",
 	       lat[LIGHT_ROLLS / 2], p99, lat[LIGHT_ROLLS - 1]);
 	ASSERT_GE(LIGHT_P99_MAX, p99);
+}
+
+/* ---- parties: users and cgroups ---- */
+
+#define PARTY_SECS	6
+#define PARTY_MIN	0.6
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+#define RATE_PARAM	"/sys/module/fairdie/parameters/user_rate"
+#define RATE_USERS	100
+#define RATE_KBPS	"4"
+#define RATE_SECS	4
+
+static int write_file(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
+/* cgroup v2 mounted, and cgroups fdtest0 and fdtest1; 0 or an errno. */
+static int cgroups_make(void)
+{
+	struct stat st;
+
+	if (stat(CGROUP_ROOT "/cgroup.procs", &st) &&
+	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
+		return errno;
+	if ((mkdir(CGROUP_ROOT "/fdtest0", 0755) && errno != EEXIST) ||
+	    (mkdir(CGROUP_ROOT "/fdtest1", 0755) && errno != EEXIST))
+		return errno;
+	return 0;
+}
+
+/*
+ * A reader of a party: as user @uid (0: root), in cgroup fdtest@cgroup
+ * (-1: where it is); d6 NONE (d2 with @d2), blocking reads of 64 rolls for
+ * @secs after @go is readable. Writes @idx, the bytes read and its
+ * extracted_bits to @out; exits 0, or 1 on an error.
+ */
+static void party_reader(__u32 src, int idx, uid_t uid, int cgroup,
+			 bool d2, int go, int out, double secs)
+{
+	unsigned long long rec[3] = { idx, 0, 0 };
+	struct fairdie_stats st;
+	unsigned char buf[64];
+	char path[64], pid[16];
+	double end;
+	ssize_t n;
+	int fd;
+	char c;
+
+	if (cgroup >= 0) {
+		snprintf(path, sizeof(path), CGROUP_ROOT "/fdtest%d/cgroup.procs",
+			 cgroup);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (write_file(path, pid))
+			_exit(1);
+	}
+	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid)))
+		_exit(1);
+	fd = open_hw(src, FAIRDIE_EXT_NONE, d2 ? 2 : 6, 0);
+	if (fd < 0 || read(go, &c, 1) != 1)
+		_exit(1);
+	end = now_ms() + secs * 1000;
+	while (now_ms() < end) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0)
+			rec[1] += n;
+		else if (!(n < 0 && errno == EINTR))
+			_exit(1);
+	}
+	if (ioctl(fd, FAIRDIE_IOC_GET_STATS, &st))
+		_exit(1);
+	rec[2] = st.extracted_bits;
+	if (write(out, rec, sizeof(rec)) != sizeof(rec))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * @n readers started together, reader i as user @uid[i] in cgroup
+ * @cgroup[i]; each one's record (index, bytes, extracted bits) in @rec.
+ */
+static void run_readers(struct __test_metadata *const _metadata, __u32 src,
+			int n, const uid_t *uid, const int *cgroup, bool d2,
+			double secs, unsigned long long (*rec)[3])
+{
+	int go[2], out[2], i, status;
+	pid_t *pid = calloc(n, sizeof(*pid));
+
+	ASSERT_NE(NULL, pid);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(out));
+	for (i = 0; i < n; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			close(go[1]);
+			close(out[0]);
+			party_reader(src, i, uid[i], cgroup[i], d2, go[0],
+				     out[1], secs);
+		}
+	}
+	close(go[0]);
+	close(out[1]);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(1, write(go[1], "g", 1));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		ASSERT_EQ(0, status) TH_LOG("reader %d failed", i);
+	}
+	for (i = 0; i < n; i++) {
+		unsigned long long r[3];
+
+		ASSERT_EQ((ssize_t)sizeof(r), read(out[0], r, sizeof(r)));
+		ASSERT_GT((unsigned long long)n, r[0]);
+		memcpy(rec[r[0]], r, sizeof(r));
+	}
+	close(go[1]);
+	close(out[0]);
+	free(pid);
+}
+
+/* Each party's bytes over a fair share; the smallest. */
+static double party_min(struct __test_metadata *const _metadata, int n,
+			const int *party, int np, unsigned long long (*rec)[3])
+{
+	unsigned long long got[8] = { 0 }, total = 0;
+	double lo = 1e300, s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		got[party[i]] += rec[i][1];
+		total += rec[i][1];
+	}
+	for (i = 0; i < np; i++) {
+		s = total ? got[i] * (double)np / total : 0;
+		TH_LOG("party %d: %llu bytes in %d s, %.3f of a fair share",
+		       i, got[i], PARTY_SECS, s);
+		lo = s < lo ? s : lo;
+	}
+	return lo;
+}
+
+TEST_F_TIMEOUT(well, party_users, 90)
+{
+	unsigned long long rec[19][3];
+	int party[19], cg[19], i;
+	uid_t uid[19];
+
+	if (!have_slow_knob())
+		SKIP(return, "no %s/underflow_permille (not the fault build)",
+		     FAULT_DIR);
+	ASSERT_TRUE(one_roll_opens(self->src, FAIRDIE_EXT_NONE, 2));
+	for (i = 0; i < 19; i++) {
+		party[i] = i < 16 ? 0 : i - 15;
+		uid[i] = 1001 + party[i];
+		cg[i] = -1;
+	}
+	ASSERT_EQ(0, knob_write("underflow_permille", SLOW_PERMILLE));
+	run_readers(_metadata, self->src, 19, uid, cg, false, PARTY_SECS, rec);
+	ASSERT_LE(PARTY_MIN, party_min(_metadata, 19, party, 4, rec));
+}
+
+TEST_F_TIMEOUT(well, party_cgroups, 90)
+{
+	unsigned long long rec[9][3];
+	int party[9], i, err;
+	uid_t uid[9];
+	double lo;
+
+	if (!have_slow_knob())
+		SKIP(return, "no %s/underflow_permille (not the fault build)",
+		     FAULT_DIR);
+	err = cgroups_make();
+	if (err)
+		SKIP(return, "no cgroup v2 here: %s", strerror(err));
+	ASSERT_TRUE(one_roll_opens(self->src, FAIRDIE_EXT_NONE, 2));
+	for (i = 0; i < 9; i++) {
+		party[i] = i < 8 ? 0 : 1;
+		uid[i] = 0;
+	}
+	ASSERT_EQ(0, knob_write("underflow_permille", SLOW_PERMILLE));
+	run_readers(_metadata, self->src, 9, uid, party, false, PARTY_SECS,
+		    rec);
+	lo = party_min(_metadata, 9, party, 2, rec);
+	rmdir(CGROUP_ROOT "/fdtest0");
+	rmdir(CGROUP_ROOT "/fdtest1");
+	ASSERT_LE(PARTY_MIN, lo);
+}
+
+/*
+ * 100 users at user_rate; the source is not slowed, so that an uncapped
+ * reader would take far more than its cap: the cap is what holds them.
+ * The bound is 1.1 times the cap over the run (its 50 ms burst and a take
+ * of 64 bits are within it).
+ */
+TEST_F_TIMEOUT(well, user_rate, 120)
+{
+	static unsigned long long rec[RATE_USERS][3];
+	int party[RATE_USERS], cg[RATE_USERS], i;
+	double cap = atof(RATE_KBPS) * 1000 * RATE_SECS, lo = 1e300, hi = 0;
+	uid_t uid[RATE_USERS];
+	struct stat st;
+
+	if (stat(RATE_PARAM, &st))
+		SKIP(return, "no %s", RATE_PARAM);
+	if (!have_slow_knob())
+		SKIP(return, "no %s/underflow_permille (not the fault build)",
+		     FAULT_DIR);
+	ASSERT_TRUE(one_roll_opens(self->src, FAIRDIE_EXT_NONE, 2));
+	for (i = 0; i < RATE_USERS; i++) {
+		party[i] = 0;
+		uid[i] = 2001 + i;
+		cg[i] = -1;
+	}
+	ASSERT_EQ(0, write_file(RATE_PARAM, RATE_KBPS));
+	run_readers(_metadata, self->src, RATE_USERS, uid, cg, true,
+		    RATE_SECS, rec);
+	ASSERT_EQ(0, write_file(RATE_PARAM, "0"));
+	for (i = 0; i < RATE_USERS; i++) {
+		double r = rec[i][2] / cap;
+
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+	}
+	TH_LOG("%d users at %s kbit/s for %d s: %.3f-%.3f of the cap (%.0f bits)",
+	       RATE_USERS, RATE_KBPS, RATE_SECS, lo, hi, cap);
+	(void)party;
+	ASSERT_GE(1.1, hi);
+	ASSERT_LE(0.5, lo);
 }
 
 TEST_HARNESS_MAIN

@@ -1018,6 +1018,48 @@ out:
 	return err;
 }
 
+static const char * const bench_serve_notes[] = {
+	"The CPU a well's queue (driver/fd_share.c, compiled unchanged) spends",
+	"per batch of 512 fair bits served, with N blocked readers waiting, each",
+	"of a party of its own: the batch put into the well, fd_well_serve(),",
+	"the reader served taking its bits and coming back for more. The source",
+	"is left out (userspace, bench_well.c). Target: 1,000 readers cost at",
+	"most 3 times what 10 cost per batch.",
+	NULL
+};
+
+/* A well's queue with 1,000 readers waiting against 10: its cost per turn. */
+static int bench_serve_cost(void)
+{
+	struct bench_stat few = { 0 }, many = { 0 }, ratio = { 0 };
+	double secs = bench_opt.cpu_secs / 4, a, b;
+	int rep;
+
+	for (rep = 0; rep < bench_opt.reps; rep++) {
+		a = bench_well_serve_ns(10, secs);
+		b = bench_well_serve_ns(1000, secs);
+		if (a <= 0 || b <= 0) {
+			fprintf(stderr, "bench: the well's queue: out of memory\n");
+			return -1;
+		}
+		bench_stat_add(&few, a);
+		bench_stat_add(&many, b);
+		bench_stat_add(&ratio, b / a);
+	}
+	printf("## A well's queue: the cost of a turn\n\n");
+	bench_para(bench_serve_notes);
+	printf("| readers waiting | CPU ns per batch served, median |\n|---:|---:|\n");
+	printf("| 10 | %.0f |\n| 1,000 | %.0f |\n\n", bench_median(&few),
+	       bench_median(&many));
+	printf("Ratio: %.3f median (%.3f-%.3f), target <= 3: %s.\n\n",
+	       bench_median(&ratio), bench_min(&ratio), bench_max(&ratio),
+	       bench_median(&ratio) <= 3 ? "met" : "NOT met");
+	bench_key(bench_median(&few), "well_serve_ns_10");
+	bench_key(bench_median(&many), "well_serve_ns_1000");
+	bench_key(bench_median(&ratio), "well_serve_cost_1000_vs_10");
+	return 0;
+}
+
 /* ---------------------------------------------------------------------
  * Side by side: the usual ways of rolling dice.
  */
@@ -1209,7 +1251,7 @@ static void bench_usage(FILE *f)
 		"  -s, --shuf-n N     rolls per shuf run (default 1000000)\n"
 		"  -b, --coin-bits N  raw bits per extractor efficiency run (default 2^25)\n"
 		"  -d, --data FILE    write the plot data to FILE\n"
-		"  -o, --only PART    only rdseed, cpu, coin or weights\n"
+		"  -o, --only PART    only rdseed, cpu, serve, coin or weights\n"
 		"  -h, --help         this text\n");
 }
 
@@ -1301,6 +1343,8 @@ int main(int argc, char **argv)
 		bench_side_by_side(have_rdseed && !ret);
 	}
 	if ((all || !strcmp(bench_opt.only, "cpu")) && bench_cpu())
+		ret = 1;
+	if ((all || !strcmp(bench_opt.only, "serve")) && bench_serve_cost())
 		ret = 1;
 	if ((all || !strcmp(bench_opt.only, "coin")) && bench_coin())
 		ret = 1;

@@ -21,7 +21,8 @@
  * @shuf_n: rolls per run of shuf
  * @coin_bits: raw bits per extractor efficiency measurement
  * @data: file for the plot data, or NULL
- * @only: run only this section ("rdseed", "cpu", "coin", "weights"), or
+ * @only: run only this section ("rdseed", "cpu", "serve", "coin",
+ *	"weights"), or
  *	NULL for all
  */
 struct bench_opts {

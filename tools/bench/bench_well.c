@@ -56,7 +56,7 @@ void bench_well_free(struct bench_well *w)
 void bench_well_join(struct bench_well *w, struct fd_well_client *c)
 {
 	pthread_mutex_lock(&w->lock);
-	fd_well_join(&w->well, c);
+	fd_well_join(&w->well, c, NULL);
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -71,7 +71,7 @@ static u64 bench_well_now(void)
 /* fairdie_well_quit(): the reader stops waiting, the others may go on. */
 static void bench_well_quit(struct bench_well *w, struct fd_well_client *c)
 {
-	fd_well_leave(c, bench_well_now());
+	fd_well_leave(&w->well, c, bench_well_now());
 	fd_well_dequeue(&w->well, c);
 	pthread_cond_broadcast(&w->wait);
 }
@@ -151,7 +151,7 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 	}
 
 	if (c->served) {
-		fd_well_leave(c, bench_well_now());
+		fd_well_leave(&w->well, c, bench_well_now());
 		pthread_mutex_unlock(&w->lock);
 		return 0;
 	}
@@ -192,4 +192,85 @@ void bench_well_giveback(struct bench_well *w, struct fd_well_client *c,
 	bench_well_quit(w, c);
 	fd_well_giveback(&w->well, c, 0, p);
 	pthread_mutex_unlock(&w->lock);
+}
+
+/* The reader bench_well_serve_ns() served last: its wake-up. */
+static __thread struct fd_well_client *bench_well_served;
+
+static void bench_well_notify(struct fd_well_client *c)
+{
+	bench_well_served = c;
+}
+
+/* The CPU time of the calling thread, in s. */
+static double bench_well_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/**
+ * bench_well_serve_ns() - the CPU a well's queue spends per batch served,
+ *	with @readers blocked readers waiting
+ * @readers: how many, each of a party of its own (the worst case: both
+ *	heaps of driver/fd_share.c as large as they get)
+ * @secs: about how long to measure
+ *
+ * Each round puts one batch (FD_WELL_BATCH_BITS fair bits) into the well,
+ * as a reader's feed does, and serves it (fd_well_serve()); the reader
+ * served takes its bits and comes back for more (fd_well_enter()), as a
+ * blocked reader in a long read does. The source is left out: what is
+ * measured is the queue's work, under the well's lock, per batch.
+ *
+ * Return: ns of CPU per round; a negative value when memory ran out.
+ */
+double bench_well_serve_ns(u32 readers, double secs)
+{
+	struct fd_well *w = malloc(sizeof(*w));
+	struct fd_well_client *c = calloc(readers, sizeof(*c));
+	struct fd_share_party *pt = calloc(readers, sizeof(*pt));
+	struct fd_pipe *p = calloc(readers, sizeof(*p));
+	u64 rounds = 0, seed = 1, t = 1;
+	double t0, ns = -1;
+	u32 i, k;
+
+	if (!w || !c || !pt || !p)
+		goto out;
+	fd_well_init(w, FAIRDIE_EXT_NONE, NULL);
+	w->started = true;
+	for (i = 0; i < readers; i++) {
+		fd_well_join(w, &c[i], &pt[i]);
+		c[i].notify = bench_well_notify;
+		p[i].want_bits = FD_WELL_BATCH_BITS;
+		fd_well_enter(w, &c[i], &p[i], t);
+	}
+	t0 = bench_well_cpu();
+	do {
+		for (k = 0; k < 1000; k++, rounds++, t += 1000) {
+			struct fd_well_client *s;
+
+			for (i = 0; i < FD_WELL_BATCH_BITS / 64; i++) {
+				seed = seed * 6364136223846793005ULL + 1;
+				fd_pool_put(&w->pipe.pool, seed, 64);
+			}
+			bench_well_served = NULL;
+			if (fd_well_serve(w, t) != 1 || !bench_well_served)
+				goto out;
+			s = bench_well_served;
+			i = s - c;
+			while (p[i].pool.count)
+				fd_pool_take(&p[i].pool, 64);
+			fd_well_leave(w, s, t);
+			fd_well_enter(w, s, &p[i], t);
+		}
+	} while (bench_well_cpu() - t0 < secs);
+	ns = (bench_well_cpu() - t0) * 1e9 / rounds;
+out:
+	free(p);
+	free(pt);
+	free(c);
+	free(w);
+	return ns;
 }

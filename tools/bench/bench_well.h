@@ -40,4 +40,6 @@ void bench_well_end_read(struct bench_well *w, struct fd_well_client *c);
 void bench_well_giveback(struct bench_well *w, struct fd_well_client *c,
 			 struct fd_pipe *p);
 
+double bench_well_serve_ns(u32 readers, double secs);
+
 #endif /* _FAIRDIE_BENCH_WELL_H */

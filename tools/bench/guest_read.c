@@ -32,7 +32,11 @@
  *    blocking and two spinning on O_NONBLOCK, each one's bytes over the
  *    mean (share_min_over_mean, share_max_over_mean); and a light reader
  *    taking one roll every 10 ms beside a hog, its read times
- *    (light_p99_ms; a die of 2^32 - 5 sides with VN, see bench_light()).
+ *    (light_p99_ms; a die of 2^32 - 5 sides with VN, see bench_light());
+ *    then parties: one user with 16 blocking readers beside three users
+ *    with one each, each user's bytes over a fair share, the smallest
+ *    (well_share_user_min), and two cgroups (v2, mounted if need be) of
+ *    root with 8 readers and 1 (well_share_cgroup_min).
  *
  * Output: tables for humans, and "BENCH <key> <value>" lines. Built
  * static, so that the busybox guest needs no libraries.
@@ -712,6 +716,164 @@ out:
 	return ret;
 }
 
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+
+/* cgroup v2 mounted, and two cgroups of our own; 0 or -1. */
+static int cgroups_make(void)
+{
+	struct stat st;
+
+	if (stat(CGROUP_ROOT "/cgroup.procs", &st) &&
+	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
+		return -1;
+	if ((mkdir(CGROUP_ROOT "/fdbench0", 0755) && errno != EEXIST) ||
+	    (mkdir(CGROUP_ROOT "/fdbench1", 0755) && errno != EEXIST))
+		return -1;
+	return 0;
+}
+
+/* The calling process into cgroup @i of cgroups_make(). */
+static int cgroup_enter(int i)
+{
+	char path[64], pid[16];
+	int fd, n, ret;
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/fdbench%d/cgroup.procs", i);
+	n = snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, pid, n) == n ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A reader of a party: a user (@uid, 0 for root) or a cgroup (@cgroup,
+ * -1 for none); d6 NONE, blocking reads of 64 rolls for @secs after @go
+ * is readable; writes its index and the bytes it read to @out.
+ */
+static void party_reader(int idx, uid_t uid, int cgroup, int go, int out,
+			 double secs)
+{
+	unsigned long long res[2] = { idx, 0 };
+	unsigned char buf[64];
+	double end;
+	ssize_t n;
+	char c;
+	int fd;
+
+	if (cgroup >= 0 && cgroup_enter(cgroup))
+		_exit(1);
+	if (uid && (setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
+		_exit(1);
+	fd = open_hw(FAIRDIE_EXT_NONE, 6, 0);
+	if (fd < 0 || read(go, &c, 1) != 1)
+		_exit(1);
+	end = now() + secs;
+	while (now() < end) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0)
+			res[1] += n;
+		else if (!(n < 0 && errno == EINTR))
+			_exit(1);
+	}
+	if (write(out, res, sizeof(res)) != sizeof(res))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * @n readers of one well on the slow source for @secs, reader i of party
+ * @party[i] of @np: a user of its own (uid 1001 + party) or, with
+ * @cgroups, a cgroup of its own as root. Prints each party's share over a
+ * fair one and @key, the smallest.
+ */
+static int bench_party(int n, const int *party, int np, bool cgroups,
+		       int secs, const char *key)
+{
+	unsigned long long got[8] = { 0 }, total = 0, res[2];
+	int go[2], out[2], i, status, ret = -1;
+	double lo = 1e300, r;
+	pid_t pid[32];
+
+	if (n > 32 || np > 8 || (cgroups && cgroups_make()) ||
+	    pipe(go) || pipe(out))
+		return -1;
+	for (i = 0; i < n; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			return -1;
+		if (!pid[i]) {
+			close(go[1]);
+			party_reader(i, cgroups ? 0 : 1001 + party[i],
+				     cgroups ? party[i] : -1, go[0], out[1],
+				     secs);
+		}
+	}
+	close(go[0]);
+	close(out[1]);
+	for (i = 0; i < n; i++)
+		if (write(go[1], "g", 1) != 1)
+			fprintf(stderr, "guest_read: cannot start the readers\n");
+	close(go[1]);
+	for (i = 0; i < n; i++)
+		if (waitpid(pid[i], &status, 0) != pid[i] || status)
+			goto out;
+	for (i = 0; i < n; i++) {
+		if (read(out[0], res, sizeof(res)) != sizeof(res) ||
+		    res[0] >= (unsigned long long)n)
+			goto out;
+		got[party[res[0]]] += res[1];
+		total += res[1];
+	}
+	if (!total)
+		goto out;
+	printf("| %s | files | bytes in %d s | over a fair share |\n",
+	       cgroups ? "cgroup (root)" : "user", secs);
+	printf("|---|---:|---:|---:|\n");
+	for (i = 0; i < np; i++) {
+		int files = 0, j;
+
+		for (j = 0; j < n; j++)
+			files += party[j] == i;
+		r = got[i] * (double)np / total;
+		lo = r < lo ? r : lo;
+		printf("| %d | %d | %llu | %.3f |\n", i, files, got[i], r);
+	}
+	printf("\nTarget: every party at least 0.8 of a fair share.\n\n");
+	printf("BENCH %s %.4f\n", key, lo);
+	ret = 0;
+out:
+	if (ret)
+		fprintf(stderr, "guest_read: a party's reader failed\n");
+	close(out[0]);
+	if (cgroups) {
+		rmdir(CGROUP_ROOT "/fdbench0");
+		rmdir(CGROUP_ROOT "/fdbench1");
+	}
+	return ret;
+}
+
+/* Users, then cgroups of root: the wells are fair between parties. */
+static int bench_parties(int secs)
+{
+	int users[19], groups[9], i;
+
+	for (i = 0; i < 19; i++)
+		users[i] = i < 16 ? 0 : i - 15;
+	for (i = 0; i < 9; i++)
+		groups[i] = i < 8 ? 0 : 1;
+	printf("One user with 16 files beside three users with one each, ");
+	printf("blocking readers of one well (d6 none, reads of 64 rolls), ");
+	printf("for %d s:\n\n", secs);
+	if (bench_party(19, users, 4, false, secs, "well_share_user_min"))
+		return -1;
+	printf("Two cgroups (v2) of root, one with 8 files, one with 1, ");
+	printf("for %d s:\n\n", secs);
+	return bench_party(9, groups, 2, true, secs, "well_share_cgroup_min");
+}
+
 /*
  * One roll every LIGHT_PERIOD_MS for @secs beside a hog (blocking reads
  * of 4 KiB), both reading the same well on the slow source: the light
@@ -810,6 +972,8 @@ static int bench_sharing(int secs)
 	ret = bench_share(secs);
 	if (!ret)
 		ret = bench_light(secs);
+	if (!ret)
+		ret = bench_parties(secs);
 	slow_source(false);
 	return ret;
 }

@@ -157,7 +157,8 @@ d2_none_ratio_model64 d6_none_ratio_model64 d6_peres_ratio_model64
 cpu_pipeline_d6_none_ns_per_word cpu_pipeline_d6_peres_ns_per_word
 cpu_weights_2d6_ns_per_word weights_2d6_ratio_model64"
 required="$cpu_keys rdseed_bits_per_s d6_none_rolls_per_s d6_none_ratio d6_peres_ratio
-d6_vn_ratio well_2readers_vs_2loops d6_sampler_bits_per_roll peres_eff_p50
+d6_vn_ratio well_2readers_vs_2loops well_serve_cost_1000_vs_10
+d6_sampler_bits_per_roll peres_eff_p50
 peres_eff_p70 peres_eff_p90 cli_roll_vs_shuf cli_shuffle_vs_shuf
 verify_records_per_s"
 for w in 2d6 3d6 zipf1000 skew1e9; do
@@ -168,7 +169,7 @@ required="$required weights_rdseed_ratio_2d6 weights_rdseed_ratio_3d6"
 kernel_file_bytes_none kernel_file_bytes_peres kernel_file_bytes_dijkstra
 kernel_small_read_vs_urandom kernel_open_bits_none kernel_open_bits_vn
 kernel_open_bits_peres kernel_open_bits_dijkstra share_min_over_mean
-share_max_over_mean light_p99_ms"
+share_max_over_mean light_p99_ms well_share_user_min well_share_cgroup_min"
 
 grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.

@@ -14,7 +14,7 @@
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused;
-#      user_rate caps a user's raw bits
+#      user_rate caps the bits a user's readers receive
 # "vmtest.sh no-rdseed" is make vmtest's second run, on a CPU without RDSEED
 # and with a CRNG not initialised yet (see below).  Every step prints its figures; the last line is
 # "N passed, N failed" and the exit status is 0 only if all passed.
@@ -147,9 +147,9 @@ lifetime() {
 	rmmod fairdie
 }
 
-# user_rate caps one user's raw bits: 16 KiB of bytes (131072 bits, with
-# NONE) at 64 kbit/s take about a second beyond the bucket's first second's
-# worth; uncapped they take milliseconds.
+# user_rate caps the fair bits one user's readers receive: 16 KiB of bytes
+# (131072 bits, with NONE) at 64 kbit/s take about two seconds (less a
+# burst of 50 ms); uncapped they take milliseconds.
 user_rate() {
 	insmod /root/fairdie.ko extractor=none sides=256 user_rate=64 || return 1
 	t0=$(cut -d' ' -f1 /proc/uptime)

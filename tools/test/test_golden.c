@@ -133,7 +133,7 @@ static u64 run_case(const struct golden *g, u64 *rolls)
 	if (g->well) {
 		fd_well_init(&well, g->ext,
 			     g->ext == FAIRDIE_EXT_PERES ? &peres : NULL);
-		fd_well_join(&well, &s.client);
+		fd_well_join(&well, &s.client, NULL);
 		s.well = &well;
 		fd_pipe_configure(&rp, g->sides, g->ext);
 		fd_pipe_restart(&rp, 1, 2, false, false);
