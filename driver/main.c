@@ -312,7 +312,7 @@ static void fairdie_failure_told(struct fairdie_file *f)
 	/* Still counted in the device's health until a read goes through. */
 	WRITE_ONCE(f->failed, false);
 	fd_pipe_restart(&f->pipe, 1, 2, false, false);
-	fairdie_well_join(f->well, &f->client);
+	fairdie_well_join(f->well, &f->client, f->party);
 }
 
 static bool fairdie_interrupted(void *ctx)
