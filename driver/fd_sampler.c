@@ -22,6 +22,24 @@ static bool fd_sampler_wide(const struct fd_sampler *s)
 	return s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
 }
 
+/*
+ * The constants of fd_sampler_spell(). The batch N is below 2^48 and not a
+ * power of two; with s = fls64(N) - 1, 2^s < N < 2^(s + 1), so
+ * C = ceil(2^(64 + s) / N) is below 2^64.
+ */
+static void fd_sampler_setup_frac(struct fd_sampler *s)
+{
+	unsigned int shift = fls64(s->batch) - 1, i;
+	u64 rem;
+
+	s->frac_shift = shift;
+	s->frac_mul = (u64)fd_div128((fd_u128)1 << (64 + shift), s->batch,
+				     &rem) + !!rem;
+	s->frac_split = 1;
+	for (i = 0; i < s->batch_len - s->batch_len / 2u; i++)
+		s->frac_split *= s->sides;
+}
+
 /* Sides and everything derived from them; the state is left alone. */
 static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 			     unsigned int precision)
@@ -40,6 +58,9 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->ndigits = 0;
 	s->half = 1;
 	s->half_recip = 0;
+	s->frac_mul = 0;
+	s->frac_split = 1;
+	s->frac_shift = 0;
 	s->dual = false;
 	s->plain_bits = 0;
 	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
@@ -61,8 +82,10 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	for (i = 0; i < (s->batch_len - 1u) / 2; i++)
 		s->half *= s->sides;
 	s->half_recip = s->half > 1 ? fd_recip(s->half) : 0;
-	if (s->batch_len > 1)
+	if (s->batch_len > 1) {
+		fd_sampler_setup_frac(s);
 		return;
+	}
 	/* Too wide for a batch of two: plain rejection, or two states. */
 	i = fls64(s->sides);
 	if (i > 24 && (1ULL << i) - s->sides <= 1ULL << (i - FD_SAMPLER_PLAIN_GAP))
@@ -887,18 +910,71 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 }
 
 /*
- * Whole batches of a die of at most 256 sides, while @count leaves room
- * for one: each accepted batch is written out at once, its first digit
- * as fd_sampler_roll() hands it out, then the others in two halves as
- * fd_sampler_fill_halves() does. *@dry is set when the bits ran out.
+ * The digits of a batch v, uniform on [0, N), N = sides^len, written out
+ * least significant first, as fd_sampler_pop() hands them out: with one
+ * multiplication each, from the most significant down. f = 2^64 (v / N + e)
+ * with 0 < e < 3 / 2^64 <= 1 / N (fd_sampler_setup_frac()): after j steps
+ * the low half of f sides^j is 2^64 times the fractional part of
+ * v / sides^(len - j) + sides^j e. That fractional part of v / sides^(len - j)
+ * is a multiple of 1 / sides^(len - j), at most 1 - 1 / sides^(len - j), and
+ * sides^j e < 1 / sides^(len - j): the error never carries into a digit, and
+ * the high half of the next product is exactly digit len - 1 - j of v. The
+ * low half of f sides^a starts digit len - 1 - a: the two chains run side by
+ * side.
  */
-static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
-				   u8 *dst, u32 count, bool *dry)
+/*
+ * x y = 2^64 hi + lo. On x86-64 one MUL: GCC keeps a 128-bit product in a
+ * loop of several in memory, and the digit loop would spend more on that
+ * than on the multiplications.
+ */
+static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
+{
+#ifdef __x86_64__
+	u64 hi;
+
+	asm("mulq %3" : "=a" (*lo), "=d" (hi) : "%0" (x), "rm" (y) : "cc");
+	return hi;
+#else
+	fd_u128 p = (fd_u128)x * y;
+
+	*lo = p;
+	return p >> 64;
+#endif
+}
+
+static __always_inline void fd_sampler_spell(u64 v, u64 n, u64 mul,
+					     unsigned int shift, u64 split,
+					     unsigned int len, u8 *dst)
+{
+	u64 f = (u64)(((fd_u128)v * mul) >> shift) + 1, g = f * split;
+	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2), *end = hi - len / 2;
+
+	/* Chain f writes from the top down to lo, g from lo down to dst. */
+	for (; hi != end; hi--, lo--) {
+		u64 a = fd_mul_hi(f, n, &f), b = fd_mul_hi(g, n, &g);
+
+		*hi = a;
+		*lo = b;
+	}
+	/* An odd count: f has one digit more. */
+	if (len & 1)
+		*hi = fd_mul_hi(f, n, &f);
+}
+
+/*
+ * Whole batches of a die of at most 256 sides, while @count leaves room
+ * for one: each accepted batch is written out at once, its digits in the
+ * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
+ * fd_sampler_spell(). *@dry is set when the bits ran out.
+ */
+static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
+					    struct fd_pool *fair, u8 *dst,
+					    u32 count, bool *dry)
 {
 	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 n = s->sides, c = s->sides_recip, half = s->half;
-	u64 hr = s->half_recip, z = s->z, m = s->m, v, x, lo, hi, d;
-	unsigned int len = s->batch_len, h = (len - 1) / 2, i;
+	u64 n = s->sides, mul = s->frac_mul, split = s->frac_split;
+	u64 z = s->z, m = s->m, v;
+	unsigned int len = s->batch_len, shift = s->frac_shift;
 	u32 made = 0;
 
 	*dry = false;
@@ -907,20 +983,7 @@ static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
 			*dry = true;
 			break;
 		}
-		x = fd_recip_div_small(v, n, c, &d);
-		dst[made] = d;
-		hi = x;
-		if (h) {
-			hi = fd_recip_div(x, half, hr, &lo);
-			for (i = 1; i <= h; i++) {
-				lo = fd_recip_div_small(lo, n, c, &d);
-				dst[made + i] = d;
-				hi = fd_recip_div_small(hi, n, c, &d);
-				dst[made + h + i] = d;
-			}
-		}
-		if (len - 1 > 2 * h)
-			dst[made + len - 1] = hi;
+		fd_sampler_spell(v, n, mul, shift, split, len, dst + made);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);

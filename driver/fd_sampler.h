@@ -26,8 +26,9 @@
  * 2^FD_SAMPLER_BATCH_BITS, and hands out its k base-sides digits one by
  * one: the digits of a uniform number on [0, sides^k) are independent
  * uniform rolls. Each batch costs a few dozen cycles, each digit two
- * multiplications; against M >= 2^63, a batch below 2^48 is rejected with
- * probability below 2^-15, and what a rejection keeps is recycled.
+ * multiplications (one where fd_sampler_fill() writes a whole batch);
+ * against M >= 2^63, a batch below 2^48 is rejected with probability below
+ * 2^-15, and what a rejection keeps is recycled.
  */
 #define FD_SAMPLER_BATCH_BITS		48
 /*
@@ -60,6 +61,14 @@
  *	digits left after a batch's first roll into two halves, so that two
  *	chains of divisions run side by side
  * @half_recip: fd_recip(@half)
+ * @frac_mul: ceil(2^(64 + @frac_shift) / @batch), below 2^64: a batch v
+ *	becomes f = floor(v @frac_mul / 2^@frac_shift) + 1, which is
+ *	2^64 (v / @batch + e) with 0 < e < 3 / 2^64, and the high halves of
+ *	f sides, f sides^2, ... (each time keeping the low half) are v's
+ *	digits from the most significant down; 0 when there is no batch
+ * @frac_shift: fls64(@batch) - 1
+ * @frac_split: sides^a, a = @batch_len - @batch_len / 2: f @frac_split
+ *	(its low half) starts the digits after the first a, a second chain
  * @dual: a die too wide for a batch of two (from 2642246 sides by default,
  *	up to 2^32 - 2^16 - 1) and not plain: the rolls alternate between two
  *	independent states, (@z, @m) and (@z2, @m2), so that two chains of
@@ -90,6 +99,9 @@ struct fd_sampler {
 	u8 batch_bits;
 	u64 half;
 	u64 half_recip;
+	u64 frac_mul;
+	u64 frac_split;
+	u8 frac_shift;
 	bool dual;
 	u8 turn;
 	u8 plain_bits;

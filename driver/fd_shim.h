@@ -87,6 +87,10 @@ typedef __s64 s64;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
+#ifndef noinline
+#define noinline	__attribute__((__noinline__))
+#endif
+
 #ifndef BIT_ULL
 #define BIT_ULL(n)	(1ULL << (n))
 #endif
