@@ -910,58 +910,6 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 }
 
 /*
- * The digits of a batch v, uniform on [0, N), N = sides^len, written out
- * least significant first, as fd_sampler_pop() hands them out: with one
- * multiplication each, from the most significant down. f = 2^64 (v / N + e)
- * with 0 < e < 3 / 2^64 <= 1 / N (fd_sampler_setup_frac()): after j steps
- * the low half of f sides^j is 2^64 times the fractional part of
- * v / sides^(len - j) + sides^j e. That fractional part of v / sides^(len - j)
- * is a multiple of 1 / sides^(len - j), at most 1 - 1 / sides^(len - j), and
- * sides^j e < 1 / sides^(len - j): the error never carries into a digit, and
- * the high half of the next product is exactly digit len - 1 - j of v. The
- * low half of f sides^a starts digit len - 1 - a: the two chains run side by
- * side.
- */
-/*
- * x y = 2^64 hi + lo. On x86-64 one MUL: GCC keeps a 128-bit product in a
- * loop of several in memory, and the digit loop would spend more on that
- * than on the multiplications.
- */
-static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
-{
-#ifdef __x86_64__
-	u64 hi;
-
-	asm("mulq %3" : "=a" (*lo), "=d" (hi) : "%0" (x), "rm" (y) : "cc");
-	return hi;
-#else
-	fd_u128 p = (fd_u128)x * y;
-
-	*lo = p;
-	return p >> 64;
-#endif
-}
-
-static __always_inline void fd_sampler_spell(u64 v, u64 n, u64 mul,
-					     unsigned int shift, u64 split,
-					     unsigned int len, u8 *dst)
-{
-	u64 f = (u64)(((fd_u128)v * mul) >> shift) + 1, g = f * split;
-	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2), *end = hi - len / 2;
-
-	/* Chain f writes from the top down to lo, g from lo down to dst. */
-	for (; hi != end; hi--, lo--) {
-		u64 a = fd_mul_hi(f, n, &f), b = fd_mul_hi(g, n, &g);
-
-		*hi = a;
-		*lo = b;
-	}
-	/* An odd count: f has one digit more. */
-	if (len & 1)
-		*hi = fd_mul_hi(f, n, &f);
-}
-
-/*
  * Whole batches of a die of at most 256 sides, while @count leaves room
  * for one: each accepted batch is written out at once, its digits in the
  * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
@@ -983,7 +931,7 @@ static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 			*dry = true;
 			break;
 		}
-		fd_sampler_spell(v, n, mul, shift, split, len, dst + made);
+		fd_sampler_spell(v, n, mul, shift, split, len, dst + made, false);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);

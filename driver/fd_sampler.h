@@ -194,6 +194,84 @@ static inline u64 fd_sampler_pop(struct fd_sampler *s)
 	return d;
 }
 
+/**
+ * fd_mul_hi() - the high half of a 64 x 64-bit product
+ * @x: a factor
+ * @y: the other
+ * @lo: receives the low half
+ *
+ * On x86-64 one MUL: GCC keeps a 128-bit product in a loop of several in
+ * memory, and a loop of digits would spend more on that than on the
+ * multiplications.
+ *
+ * Return: floor(@x @y / 2^64).
+ */
+static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
+{
+#ifdef __x86_64__
+	u64 hi;
+
+	asm("mulq %3" : "=a" (*lo), "=d" (hi) : "%0" (x), "rm" (y) : "cc");
+	return hi;
+#else
+	fd_u128 p = (fd_u128)x * y;
+
+	*lo = p;
+	return p >> 64;
+#endif
+}
+
+/**
+ * fd_sampler_spell() - all digits of a batch, one multiplication each
+ * @v: the batch, uniform on [0, N), N = @n^@len
+ * @n: the sampler's sides
+ * @mul: its @frac_mul
+ * @shift: its @frac_shift
+ * @split: its @frac_split
+ * @len: its @batch_len, at least 2
+ * @dst: @len digits, least significant first as fd_sampler_pop() hands
+ *	them out: bytes, or 32-bit words when @wide
+ * @wide: whether @dst holds 32-bit words (a compile-time constant)
+ *
+ * f = 2^64 (v / N + e), with 0 < e < 3 / 2^64 <= 1 / N: after j steps the
+ * low half of f n^j is 2^64 times the fractional part of v / n^(len - j)
+ * plus n^j e. That fractional part is a multiple of 1 / n^(len - j), at
+ * most 1 - 1 / n^(len - j), and n^j e < 1 / n^(len - j): the error never
+ * carries into a digit, and the high half of the next product is exactly
+ * digit len - 1 - j of v. The low half of f n^a starts digit len - 1 - a:
+ * the two chains run side by side.
+ */
+static __always_inline void fd_sampler_spell(u64 v, u64 n, u64 mul,
+					     unsigned int shift, u64 split,
+					     unsigned int len, void *dst,
+					     bool wide)
+{
+	u64 f = (u64)(((fd_u128)v * mul) >> shift) + 1, g = f * split;
+	unsigned int w = wide ? 4 : 1;
+	u8 *hi = (u8 *)dst + (len - 1) * w, *lo = hi - (len - len / 2) * w;
+	u8 *end = hi - len / 2 * w;
+
+	/* Chain f writes from the top down to lo, g from lo down to dst. */
+	for (; hi != end; hi -= w, lo -= w) {
+		u64 a = fd_mul_hi(f, n, &f), b = fd_mul_hi(g, n, &g);
+
+		if (wide) {
+			*(u32 *)hi = a;
+			*(u32 *)lo = b;
+		} else {
+			*hi = a;
+			*lo = b;
+		}
+	}
+	/* An odd count: f has one digit more. */
+	if (len & 1) {
+		if (wide)
+			*(u32 *)hi = fd_mul_hi(f, n, &f);
+		else
+			*hi = fd_mul_hi(f, n, &f);
+	}
+}
+
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,
 			       unsigned int precision);
 void fd_sampler_init(struct fd_sampler *s, u64 sides, bool recycle);

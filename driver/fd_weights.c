@@ -165,31 +165,21 @@ struct fd_weights_regs {
 };
 
 /*
- * One draw on a 64-bit state (M < 2^64, precision at most 63). X comes
- * from a roll of the sampler's batch die, W^k (W itself when k is 1): its
- * k base-W digits are independent uniform rolls of W, the first drawn at
- * once, the others kept in the sampler's pending digits for the next
- * draws, which then take no bits at all. False when @fair ran dry before
- * M reached its target: the state keeps the bits it took.
+ * The roll of the sampler's batch die, W^k (W itself when k is 1), on a
+ * 64-bit state (M < 2^64, precision at most 63): *@x gets the batch, the
+ * state Z div W^k and Q. False when @fair ran dry before M reached its
+ * target: the state keeps the bits it took.
  */
-static __always_inline bool fd_weights_step64(const struct fd_weights *w,
-					      const struct fd_sampler *s,
-					      struct fd_pool *fair,
-					      struct fd_weights_regs *g,
-					      u64 *face)
+static __always_inline bool fd_weights_batch(const struct fd_weights *w,
+					     const struct fd_sampler *s,
+					     struct fd_pool *fair,
+					     struct fd_weights_regs *g,
+					     u64 *x)
 {
 	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
-	u64 target = 1ULL << s->precision, low = target, x, lo, wf;
+	u64 target = 1ULL << s->precision, low = target;
 	unsigned int k;
-	u32 f;
 
-	if (g->ndigits) {
-		g->digits = fd_recip_div_small(g->digits, w->total,
-					       s->sides_recip, &x);
-		g->ndigits--;
-		q = m;
-		goto found;
-	}
 	/*
 	 * Any M >= W^k allows a step: a small die tops M up only once it
 	 * fell below 2^-8 of its target, every few draws, while rejection
@@ -229,19 +219,84 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 		z -= m - rem;
 		m = rem;
 	}
-	z = fd_recip_div(z, n, r, &x);
-	if (s->batch_len > 1) {
-		g->digits = fd_recip_div_small(x, w->total, s->sides_recip, &x);
-		g->ndigits = s->batch_len - 1;
+	g->z = fd_recip_div(z, n, r, x);
+	g->m = q;
+	return true;
+}
+
+/*
+ * The face of a uniform roll @x of W, given the state (Z, Q) the roll left
+ * independent of it: the state becomes (Z w_f + X - c_f, Q w_f), uniform
+ * given the face. Q w_f <= M w_f / W < 2^64: the residue always fits.
+ */
+static __always_inline u32 fd_weights_face(const struct fd_weights *w,
+					   struct fd_weights_regs *g, u64 x)
+{
+	u32 f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	u64 c = w->cum[f], wf = w->cum[f + 1] - c;
+
+	g->z = g->z * wf + (x - c);
+	g->m *= wf;
+	return f;
+}
+
+/*
+ * fd_weights_face() for each of @len rolls, the faces stored as bytes.
+ * When @direct (a guide shift of 0), the guide has an entry for every X,
+ * which names its face: no search.
+ */
+static __always_inline void fd_weights_faces(const struct fd_weights *w,
+					     struct fd_weights_regs *g,
+					     const u32 *x, unsigned int len,
+					     u8 *dst, bool direct)
+{
+	const u64 *cum = w->cum;
+	const u32 *guide = w->guide;
+	unsigned int i, shift = w->guide_shift;
+	u64 z = g->z, m = g->m, c, wf;
+	u32 f;
+
+	for (i = 0; i < len; i++) {
+		f = direct ? guide[x[i]] : fd_weights_find(cum, guide, shift, x[i]);
+		c = cum[f];
+		wf = cum[f + 1] - c;
+		z = z * wf + (x[i] - c);
+		m *= wf;
+		dst[i] = f;
 	}
-found:
-	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
-	lo = x - w->cum[f];
-	wf = w->cum[f + 1] - w->cum[f];
-	/* Q w_f <= M w_f / W < 2^64: the residue always fits. */
-	g->z = z * wf + lo;
-	g->m = q * wf;
-	*face = f;
+	g->z = z;
+	g->m = m;
+}
+
+/*
+ * One draw on a 64-bit state. X comes from a roll of the sampler's batch
+ * die: its k base-W digits are independent uniform rolls of W, the first
+ * drawn at once, the others kept in the sampler's pending digits for the
+ * next draws, which then take no bits at all. False when @fair ran dry
+ * before M reached its target: the state keeps the bits it took.
+ */
+static __always_inline bool fd_weights_step64(const struct fd_weights *w,
+					      const struct fd_sampler *s,
+					      struct fd_pool *fair,
+					      struct fd_weights_regs *g,
+					      u64 *face)
+{
+	u64 x;
+
+	if (g->ndigits) {
+		g->digits = fd_recip_div_small(g->digits, w->total,
+					       s->sides_recip, &x);
+		g->ndigits--;
+	} else {
+		if (!fd_weights_batch(w, s, fair, g, &x))
+			return false;
+		if (s->batch_len > 1) {
+			g->digits = fd_recip_div_small(x, w->total,
+						       s->sides_recip, &x);
+			g->ndigits = s->batch_len - 1;
+		}
+	}
+	*face = fd_weights_face(w, g, x);
 	return true;
 }
 
@@ -376,8 +431,9 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 		    struct fd_pool *fair, u8 *dst, u32 count, u32 width)
 {
+	unsigned int len = s->batch_len, i;
+	u32 digit[64], made = 0;
 	struct fd_weights_regs g;
-	u32 made = 0;
 	u64 v;
 
 	if (w->total == 1 || !s->recycle || !fd_weights_narrow(s)) {
@@ -390,7 +446,30 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 	g.digits = s->digits;
 	g.ndigits = s->ndigits;
 	g.bits = s->bits;
-	while (made < count && fd_weights_step64(w, s, fair, &g, &v)) {
+	while (made < count) {
+		/* A whole batch at once: its digits, then a face for each. */
+		if (len > 1 && !g.ndigits && count - made >= len) {
+			if (!fd_weights_batch(w, s, fair, &g, &v))
+				break;
+			fd_sampler_spell(v, s->sides, s->frac_mul, s->frac_shift,
+					 s->frac_split, len, digit, true);
+			if (width == 1 && !w->guide_shift)
+				fd_weights_faces(w, &g, digit, len, dst + made,
+						 true);
+			else if (width == 1)
+				fd_weights_faces(w, &g, digit, len, dst + made,
+						 false);
+			else
+				for (i = 0; i < len; i++)
+					fd_put_roll(dst + (made + i) * width,
+						    fd_weights_face(w, &g,
+								    digit[i]),
+						    width);
+			made += len;
+			continue;
+		}
+		if (!fd_weights_step64(w, s, fair, &g, &v))
+			break;
 		if (width == 1)
 			dst[made++] = v;
 		else
