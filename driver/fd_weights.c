@@ -241,31 +241,60 @@ static __always_inline u32 fd_weights_face(const struct fd_weights *w,
 }
 
 /*
- * fd_weights_face() for each of @len rolls, the faces stored as bytes.
- * When @direct (a guide shift of 0), the guide has an entry for every X,
- * which names its face: no search.
+ * The face of digit @x of a batch, into *@dst, and its residue l = x - c_f
+ * folded in below the digits above it: S += l T, T *= w_f. The die's
+ * table is in registers (a byte stored may alias anything).
  */
-static __always_inline void fd_weights_faces(const struct fd_weights *w,
-					     struct fd_weights_regs *g,
-					     const u32 *x, unsigned int len,
+static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
+					    unsigned int shift, u64 x, u64 *s,
+					    u64 *t, u8 *dst, bool direct)
+{
+	u32 f = direct ? guide[x] : fd_weights_find(cum, guide, shift, x);
+	u64 c = cum[f];
+
+	*s += (x - c) * *t;
+	*t *= cum[f + 1] - c;
+	*dst = f;
+}
+
+/*
+ * The faces of a whole batch @v as bytes, and the state they leave: each
+ * digit is spelt as fd_sampler_spell() spells it and turned into its face
+ * at once. Face by face from the least significant digit the state would
+ * become (((Z w_0 + l_0) w_1 + l_1) ...); the digits come from the most
+ * significant down instead, in two chains, so each chain keeps the sum S
+ * of its residues l_i times the weights of the digits above i in it, and
+ * T, their product: then the state is ((Z T_b + S_b) T_a + S_a, Q T_b T_a),
+ * the same numbers. Every partial value is at most the final one, below
+ * 2^64. When @direct (a guide shift of 0), the guide has an entry for
+ * every X, which names its face: no search.
+ */
+static __always_inline void fd_weights_spell(const struct fd_weights *w,
+					     const struct fd_sampler *s,
+					     struct fd_weights_regs *g, u64 v,
 					     u8 *dst, bool direct)
 {
+	unsigned int len = s->batch_len, shift = w->guide_shift, i;
+	u64 n = s->sides, sa = 0, ta = 1, sb = 0, tb = 1, x;
+	u64 f = (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
+	u64 f2 = f * s->frac_split;
+	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2);
 	const u64 *cum = w->cum;
 	const u32 *guide = w->guide;
-	unsigned int i, shift = w->guide_shift;
-	u64 z = g->z, m = g->m, c, wf;
-	u32 f;
 
-	for (i = 0; i < len; i++) {
-		f = direct ? guide[x[i]] : fd_weights_find(cum, guide, shift, x[i]);
-		c = cum[f];
-		wf = cum[f + 1] - c;
-		z = z * wf + (x[i] - c);
-		m *= wf;
-		dst[i] = f;
+	for (i = 0; i < len / 2; i++) {
+		x = fd_mul_hi(f, n, &f);
+		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
+		x = fd_mul_hi(f2, n, &f2);
+		fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i, direct);
 	}
-	g->z = z;
-	g->m = m;
+	/* An odd count: the first chain has one digit more. */
+	if (len & 1) {
+		x = fd_mul_hi(f, n, &f);
+		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
+	}
+	g->z = (g->z * tb + sb) * ta + sa;
+	g->m = g->m * tb * ta;
 }
 
 /*
@@ -451,20 +480,20 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 		if (len > 1 && !g.ndigits && count - made >= len) {
 			if (!fd_weights_batch(w, s, fair, &g, &v))
 				break;
-			fd_sampler_spell(v, s->sides, s->frac_mul, s->frac_shift,
-					 s->frac_split, len, digit, true);
-			if (width == 1 && !w->guide_shift)
-				fd_weights_faces(w, &g, digit, len, dst + made,
-						 true);
-			else if (width == 1)
-				fd_weights_faces(w, &g, digit, len, dst + made,
-						 false);
-			else
+			if (width == 1 && !w->guide_shift) {
+				fd_weights_spell(w, s, &g, v, dst + made, true);
+			} else if (width == 1) {
+				fd_weights_spell(w, s, &g, v, dst + made, false);
+			} else {
+				fd_sampler_spell(v, s->sides, s->frac_mul,
+						 s->frac_shift, s->frac_split, len,
+						 digit, true);
 				for (i = 0; i < len; i++)
 					fd_put_roll(dst + (made + i) * width,
 						    fd_weights_face(w, &g,
 								    digit[i]),
 						    width);
+			}
 			made += len;
 			continue;
 		}
