@@ -22,10 +22,27 @@ static bool fd_sampler_wide(const struct fd_sampler *s)
 	return s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
 }
 
+/* Where chain @j of fd_sampler_spell4() starts: t_j = min(j k, len - k). */
+static inline unsigned int fd_sampler_run_start(unsigned int len,
+						unsigned int k, unsigned int j)
+{
+	return j * k < len - k ? j * k : len - k;
+}
+
+/* @n^@k, below 2^64. */
+static u64 fd_sampler_pow(u64 n, unsigned int k)
+{
+	u64 p = 1;
+
+	while (k--)
+		p *= n;
+	return p;
+}
+
 /*
- * The constants of fd_sampler_spell(). The batch N is below 2^48 and not a
- * power of two; with s = fls64(N) - 1, 2^s < N < 2^(s + 1), so
- * C = ceil(2^(64 + s) / N) is below 2^64.
+ * The constants of fd_frac_start() and of the chains of digits. The batch
+ * N is below 2^48 and not a power of two; with t = fls64(N) - 1,
+ * 2^t < N < 2^(t + 1), so C = ceil(2^(64 + t) / N) is below 2^64.
  */
 static void fd_sampler_setup_frac(struct fd_sampler *s)
 {
@@ -35,9 +52,12 @@ static void fd_sampler_setup_frac(struct fd_sampler *s)
 	s->frac_shift = shift;
 	s->frac_mul = (u64)fd_div128((fd_u128)1 << (64 + shift), s->batch,
 				     &rem) + !!rem;
-	s->frac_split = 1;
-	for (i = 0; i < s->batch_len - s->batch_len / 2u; i++)
-		s->frac_split *= s->sides;
+	s->frac_split = fd_sampler_pow(s->sides, s->batch_len -
+					       s->batch_len / 2u);
+	s->frac_run = (s->batch_len + 3) / 4;
+	for (i = 1; i <= 3; i++)
+		s->frac_pow[i - 1] = fd_sampler_pow(s->sides,
+			fd_sampler_run_start(s->batch_len, s->frac_run, i));
 }
 
 /* Sides and everything derived from them; the state is left alone. */
@@ -61,6 +81,7 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->frac_mul = 0;
 	s->frac_split = 1;
 	s->frac_shift = 0;
+	s->frac_run = 0;
 	s->dual = false;
 	s->plain_bits = 0;
 	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
@@ -910,6 +931,34 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 }
 
 /*
+ * The digits of a batch v of a die of at most 256 sides, as bytes, least
+ * significant first as fd_sampler_pop() hands them out (fd_frac_digit()),
+ * in four chains: a chain's multiplications wait for each other, four
+ * chains overlap. Chain j starts at f sides^t_j (struct fd_sampler,
+ * @frac_pow), t_0 = 0, and spells k digits from digit len - 1 - t_j down;
+ * the chains cover every digit, and a digit that two of them spell is
+ * written twice, the same both times.
+ */
+static __always_inline void fd_sampler_spell4(const struct fd_sampler *s,
+					      u64 v, u8 *dst)
+{
+	u64 n = s->sides, f0 = fd_frac_start(s, v), f1 = f0 * s->frac_pow[0];
+	u64 f2 = f0 * s->frac_pow[1], f3 = f0 * s->frac_pow[2];
+	unsigned int len = s->batch_len, k = s->frac_run;
+	long o1 = -(long)fd_sampler_run_start(len, k, 1);
+	long o2 = -(long)fd_sampler_run_start(len, k, 2);
+	long o3 = -(long)fd_sampler_run_start(len, k, 3);
+	u8 *d = dst + len - 1, *end = d - k;
+
+	for (; d != end; d--) {
+		d[0] = fd_frac_digit(&f0, n);
+		d[o1] = fd_frac_digit(&f1, n);
+		d[o2] = fd_frac_digit(&f2, n);
+		d[o3] = fd_frac_digit(&f3, n);
+	}
+}
+
+/*
  * Whole batches of a die of at most 256 sides, while @count leaves room
  * for one: each accepted batch is written out at once, its digits in the
  * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
@@ -920,9 +969,8 @@ static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 					    u32 count, bool *dry)
 {
 	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 n = s->sides, mul = s->frac_mul, split = s->frac_split;
 	u64 z = s->z, m = s->m, v;
-	unsigned int len = s->batch_len, shift = s->frac_shift;
+	unsigned int len = s->batch_len;
 	u32 made = 0;
 
 	*dry = false;
@@ -931,7 +979,7 @@ static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 			*dry = true;
 			break;
 		}
-		fd_sampler_spell(v, n, mul, shift, split, len, dst + made, false);
+		fd_sampler_spell4(s, v, dst + made);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);

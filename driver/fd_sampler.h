@@ -61,12 +61,18 @@
  *	digits left after a batch's first roll into two halves, so that two
  *	chains of divisions run side by side
  * @half_recip: fd_recip(@half)
- * @frac_mul: ceil(2^(64 + @frac_shift) / @batch), below 2^64: a batch v
- *	becomes f = floor(v @frac_mul / 2^@frac_shift) + 1, which is
- *	2^64 (v / @batch + e) with 0 < e < 3 / 2^64, and the high halves of
- *	f sides, f sides^2, ... (each time keeping the low half) are v's
- *	digits from the most significant down; 0 when there is no batch
+ * @frac_mul: ceil(2^(64 + @frac_shift) / @batch): a batch v becomes a
+ *	fraction f, 2^64 v / @batch rounded up (fd_frac_start()), and the high
+ *	halves of f sides, f sides^2, ... (each time keeping the low half) are
+ *	v's digits from the most significant down (fd_frac_digit()); 0 when
+ *	there is no batch
  * @frac_shift: fls64(@batch) - 1
+ * @frac_run: k = ceil(@batch_len / 4), the digits of each of the four
+ *	chains of fd_sampler_fill()
+ * @frac_pow: sides^t_j, t_j = min(j k, @batch_len - k), j = 1, 2, 3: f
+ *	@frac_pow[j - 1] (its low half) starts chain j at digit
+ *	@batch_len - 1 - t_j, k digits long (chains may overlap: the digits
+ *	they share come out the same)
  * @frac_split: sides^a, a = @batch_len - @batch_len / 2: f @frac_split
  *	(its low half) starts the digits after the first a, a second chain
  * @dual: a die too wide for a batch of two (from 2642246 sides by default,
@@ -101,7 +107,9 @@ struct fd_sampler {
 	u64 half_recip;
 	u64 frac_mul;
 	u64 frac_split;
+	u64 frac_pow[3];
 	u8 frac_shift;
+	u8 frac_run;
 	bool dual;
 	u8 turn;
 	u8 plain_bits;
@@ -222,54 +230,66 @@ static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
 }
 
 /**
- * fd_sampler_spell() - all digits of a batch, one multiplication each
- * @v: the batch, uniform on [0, N), N = @n^@len
- * @n: the sampler's sides
- * @mul: its @frac_mul
- * @shift: its @frac_shift
- * @split: its @frac_split
- * @len: its @batch_len, at least 2
- * @dst: @len digits, least significant first as fd_sampler_pop() hands
- *	them out: bytes, or 32-bit words when @wide
- * @wide: whether @dst holds 32-bit words (a compile-time constant)
+ * fd_frac_start() - the fraction of a batch
+ * @s: the sampler, with a batch of two digits or more
+ * @v: the batch, uniform on [0, N), N = sides^@s->batch_len
  *
- * f = 2^64 (v / N + e), with 0 < e < 3 / 2^64 <= 1 / N: after j steps the
- * low half of f n^j is 2^64 times the fractional part of v / n^(len - j)
- * plus n^j e. That fractional part is a multiple of 1 / n^(len - j), at
- * most 1 - 1 / n^(len - j), and n^j e < 1 / n^(len - j): the error never
- * carries into a digit, and the high half of the next product is exactly
- * digit len - 1 - j of v. The low half of f n^a starts digit len - 1 - a:
- * the two chains run side by side.
+ * With t = @s->frac_shift = fls64(N) - 1, @s->frac_mul is
+ * ceil(2^(64 + t) / N), below 2^64, and the result
+ * floor(v frac_mul / 2^t) + 1 is 2^64 (v / N + e) with
+ * 0 < e < 3 / 2^64 <= 1 / N (N < 2^48).
+ *
+ * Return: the fraction f.
  */
-static __always_inline void fd_sampler_spell(u64 v, u64 n, u64 mul,
-					     unsigned int shift, u64 split,
-					     unsigned int len, void *dst,
-					     bool wide)
+static __always_inline u64 fd_frac_start(const struct fd_sampler *s, u64 v)
 {
-	u64 f = (u64)(((fd_u128)v * mul) >> shift) + 1, g = f * split;
-	unsigned int w = wide ? 4 : 1;
-	u8 *hi = (u8 *)dst + (len - 1) * w, *lo = hi - (len - len / 2) * w;
-	u8 *end = hi - len / 2 * w;
+	return (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
+}
 
-	/* Chain f writes from the top down to lo, g from lo down to dst. */
-	for (; hi != end; hi -= w, lo -= w) {
-		u64 a = fd_mul_hi(f, n, &f), b = fd_mul_hi(g, n, &g);
+/**
+ * fd_frac_digit() - the next digit of a fraction, with one multiplication
+ * @f: the fraction, which becomes the low half of @f @n
+ * @n: the base, the sampler's sides
+ *
+ * f = 2^64 (v / N + e), with 0 < e < 1 / N (fd_frac_start()): after j
+ * steps f is 2^64 times the fractional part of v / n^(len - j) plus n^j e.
+ * That fractional part is a multiple of 1 / n^(len - j), at most
+ * 1 - 1 / n^(len - j), and n^j e < 1 / n^(len - j): the error never carries
+ * into a digit, and the high half of the next product is exactly digit
+ * len - 1 - j of v. Starting from f n^j instead (its low half) skips j
+ * digits, for a chain of its own.
+ *
+ * Return: the digit, in [0, @n).
+ */
+static __always_inline u64 fd_frac_digit(u64 *f, u64 n)
+{
+	return fd_mul_hi(*f, n, f);
+}
 
-		if (wide) {
-			*(u32 *)hi = a;
-			*(u32 *)lo = b;
-		} else {
-			*hi = a;
-			*lo = b;
-		}
+/**
+ * fd_sampler_spell() - all digits of a batch, one multiplication each
+ * @s: the sampler, with a batch of two digits or more
+ * @v: the batch
+ * @dst: @s->batch_len digits, least significant first as fd_sampler_pop()
+ *	hands them out, as 32-bit words
+ *
+ * Two chains side by side: the second starts at digit len - 1 - a,
+ * a = len - len / 2 (@s->frac_split is sides^a).
+ */
+static __always_inline void fd_sampler_spell(const struct fd_sampler *s,
+					     u64 v, u32 *dst)
+{
+	unsigned int len = s->batch_len, a = len - len / 2, i;
+	u64 n = s->sides, f = fd_frac_start(s, v), g = f * s->frac_split;
+	u32 *hi = dst + len - 1, *lo = hi - a;
+
+	for (i = 0; i < len / 2; i++) {
+		hi[-(int)i] = fd_frac_digit(&f, n);
+		lo[-(int)i] = fd_frac_digit(&g, n);
 	}
 	/* An odd count: f has one digit more. */
-	if (len & 1) {
-		if (wide)
-			*(u32 *)hi = fd_mul_hi(f, n, &f);
-		else
-			*hi = fd_mul_hi(f, n, &f);
-	}
+	if (len & 1)
+		hi[-(int)i] = fd_frac_digit(&f, n);
 }
 
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,

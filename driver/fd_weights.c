@@ -276,21 +276,20 @@ static __always_inline void fd_weights_spell(const struct fd_weights *w,
 {
 	unsigned int len = s->batch_len, shift = w->guide_shift, i;
 	u64 n = s->sides, sa = 0, ta = 1, sb = 0, tb = 1, x;
-	u64 f = (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
-	u64 f2 = f * s->frac_split;
+	u64 f = fd_frac_start(s, v), f2 = f * s->frac_split;
 	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2);
 	const u64 *cum = w->cum;
 	const u32 *guide = w->guide;
 
 	for (i = 0; i < len / 2; i++) {
-		x = fd_mul_hi(f, n, &f);
+		x = fd_frac_digit(&f, n);
 		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
-		x = fd_mul_hi(f2, n, &f2);
+		x = fd_frac_digit(&f2, n);
 		fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i, direct);
 	}
 	/* An odd count: the first chain has one digit more. */
 	if (len & 1) {
-		x = fd_mul_hi(f, n, &f);
+		x = fd_frac_digit(&f, n);
 		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
 	}
 	g->z = (g->z * tb + sb) * ta + sa;
@@ -485,9 +484,7 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 			} else if (width == 1) {
 				fd_weights_spell(w, s, &g, v, dst + made, false);
 			} else {
-				fd_sampler_spell(v, s->sides, s->frac_mul,
-						 s->frac_shift, s->frac_split, len,
-						 digit, true);
+				fd_sampler_spell(s, v, digit);
 				for (i = 0; i < len; i++)
 					fd_put_roll(dst + (made + i) * width,
 						    fd_weights_face(w, &g,
