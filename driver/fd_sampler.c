@@ -46,7 +46,7 @@ static u64 fd_sampler_pow(u64 n, unsigned int k)
  */
 static void fd_sampler_setup_frac(struct fd_sampler *s)
 {
-	unsigned int shift = fls64(s->batch) - 1, i;
+	unsigned int shift = fls64(s->batch) - 1, i, t;
 	u64 rem;
 
 	s->frac_shift = shift;
@@ -55,9 +55,10 @@ static void fd_sampler_setup_frac(struct fd_sampler *s)
 	s->frac_split = fd_sampler_pow(s->sides, s->batch_len -
 					       s->batch_len / 2u);
 	s->frac_run = (s->batch_len + 3) / 4;
-	for (i = 1; i <= 3; i++)
-		s->frac_pow[i - 1] = fd_sampler_pow(s->sides,
-			fd_sampler_run_start(s->batch_len, s->frac_run, i));
+	for (i = 1; i <= 3; i++) {
+		t = fd_sampler_run_start(s->batch_len, s->frac_run, i);
+		s->frac_pow[i - 1] = fd_sampler_pow(s->sides, t);
+	}
 }
 
 /* Sides and everything derived from them; the state is left alone. */
