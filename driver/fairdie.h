@@ -144,14 +144,17 @@ struct fairdie_counters {
 	atomic_t failed_files;
 };
 
+/* names.c */
 extern struct fairdie_counters fairdie_counters;
+const char *fairdie_source_name(u32 source);
+int fairdie_source_parse(const char *name);
+const char *fairdie_extractor_name(u32 extractor);
+int fairdie_extractor_parse(const char *name);
 
 /* source.c */
 void fairdie_sources_probe(void);
 u32 fairdie_sources_present(void);
 u32 fairdie_source_resolve(u32 source);
-const char *fairdie_source_name(u32 source);
-int fairdie_source_parse(const char *name);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, const bool *served,
 		      u64 *word, u64 *retries);
@@ -171,7 +174,6 @@ int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow);
 void fairdie_user_charge(struct fairdie_party *pt, u64 bits);
 
 /* main.c */
-const char *fairdie_extractor_name(u32 extractor);
 void fairdie_unlock(struct fairdie_file *f);
 
 /* raw.c */

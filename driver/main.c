@@ -31,8 +31,6 @@
 #include "fairdie.h"
 #include "fault.h"
 
-struct fairdie_counters fairdie_counters;
-
 /* ---------------------------------------------------------------------
  * Module parameters: the configuration a new open file starts with.
  */
@@ -63,39 +61,11 @@ MODULE_PARM_DESC(hwrng_quality,
 		 "Entropy credited per 1024 bits fed to the pool, 1..1024 (default 1000); at most 2 with hwrng=rdrand, whose bits are a DRBG's output");
 
 /* Sharing the hardware among users is the administrator's choice too. */
-static const char * const fairdie_extractor_names[FD_EXTRACTORS] = {
-	[FAIRDIE_EXT_VN] = "vn",
-	[FAIRDIE_EXT_PERES] = "peres",
-	[FAIRDIE_EXT_DIJKSTRA] = "dijkstra",
-	[FAIRDIE_EXT_NONE] = "none",
-};
-
 /* Defaults parsed from the parameters at load time. */
 static u32 fairdie_default_extractor;
 static u32 fairdie_default_source;
 /* The hwrng source, or FAIRDIE_SRC_AUTO for none. */
 static u32 fairdie_hwrng_source;
-
-/**
- * fairdie_extractor_name() - the name of an extractor, as module parameters
- *	take it
- * @extractor: enum fairdie_extractor
- *
- * Return: the name, or "?" for a value out of range.
- */
-const char *fairdie_extractor_name(u32 extractor)
-{
-	return extractor < FD_EXTRACTORS ? fairdie_extractor_names[extractor] :
-					   "?";
-}
-
-static int fairdie_parse_name(const char *s, const char * const *names,
-			      int count)
-{
-	int i = __sysfs_match_string(names, count, s);
-
-	return i < 0 ? -EINVAL : i;
-}
 
 /* ---------------------------------------------------------------------
  * The pipeline of one open file.
@@ -1295,8 +1265,7 @@ static int __init fairdie_parse_params(void)
 		pr_err("sides=0: a die needs at least one side\n");
 		return -EINVAL;
 	}
-	ext = fairdie_parse_name(extractor, fairdie_extractor_names,
-				 FD_EXTRACTORS);
+	ext = fairdie_extractor_parse(extractor);
 	if (ext < 0) {
 		pr_err("extractor=%s: not one of vn, peres, dijkstra, none\n",
 		       extractor);
@@ -1353,7 +1322,7 @@ static int __init fairdie_init(void)
 		goto out_unregister_hwrng;
 	}
 	pr_info("ready: %llu sides, %s, source %s, hwrng %s\n", sides,
-		fairdie_extractor_names[fairdie_default_extractor],
+		fairdie_extractor_name(fairdie_default_extractor),
 		fairdie_source_name(fairdie_source_resolve(fairdie_default_source)),
 		fairdie_hwrng_state());
 	return 0;

@@ -42,40 +42,6 @@
  */
 static atomic64_t fairdie_heard_rdseed, fairdie_heard_rdrand;
 
-static const char * const fairdie_source_names[FAIRDIE_SOURCES] = {
-	[FAIRDIE_SRC_AUTO] = "auto",
-	[FAIRDIE_SRC_RDSEED] = "rdseed",
-	[FAIRDIE_SRC_RDRAND] = "rdrand",
-	[FAIRDIE_SRC_CRNG] = "crng",
-	[FAIRDIE_SRC_SIM] = "sim",
-};
-
-/**
- * fairdie_source_name() - the name of a source, as module parameters take it
- * @source: enum fairdie_source
- *
- * Return: the name, or "?" for a value out of range.
- */
-const char *fairdie_source_name(u32 source)
-{
-	return source < FAIRDIE_SOURCES ? fairdie_source_names[source] : "?";
-}
-
-/**
- * fairdie_source_parse() - the source named by a module parameter
- * @name: auto, rdseed, rdrand or crng (never sim)
- *
- * Return: enum fairdie_source, or -EINVAL for any other name.
- */
-int fairdie_source_parse(const char *name)
-{
-	/* SIM comes last, so it is left out. */
-	int i = __sysfs_match_string(fairdie_source_names, FAIRDIE_SRC_SIM,
-				     name);
-
-	return i < 0 ? -EINVAL : i;
-}
-
 /*
  * The hardware sources the CPU offers, probed once at load: the answer
  * cannot change while the module is loaded.
