@@ -26,8 +26,10 @@
 #     without pause at the snapshot (stream) differs; the rest of a text
 #     line half read before the fork is only its newline (textline, 0a).
 #     The control makes fresh-close, fresh-reset and textline fail (with
-#     the flush off, close and RESET give the pre-fork bits back), and
-#     fresh-sig fails on the old fd_well.c's restamping.
+#     the flush off, close and RESET give the pre-fork bits back); with the
+#     flush off a signal gives nothing back, so fresh-sig may still differ:
+#     it is there for the flush after a signal, which gave the pre-fork
+#     bits back while fd_well_begin() restamped readers (issue 28).
 # Then the same run once more with the flush switched off (the test build's
 # debugfs knob vmfork_keep): the comparison must now find clones that repeat
 # each other's rolls, which shows that the test catches a missing flush.
