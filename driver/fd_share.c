@@ -442,7 +442,6 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c, u64 now)
 	fd_share_node(w, &pt->node, pt->vt);
 	fd_heap_insert(&w->parties, &pt->node);
 	c->since = now;
-	c->generation = w->generation;
 	c->taken_before = true;
 	WRITE_ONCE(c->took, true);
 	WRITE_ONCE(c->served, true);
