@@ -291,7 +291,7 @@ static void fairdie_failure_told(struct fairdie_file *f)
 
 	if (!f->failed || !f->well)
 		return;
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	/* Still counted in the device's health until a read goes through. */
 	WRITE_ONCE(f->failed, false);
 	fd_pipe_restart(&f->pipe, 1, 2, false, false);
