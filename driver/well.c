@@ -437,7 +437,7 @@ void fairdie_well_flush(struct fairdie_well *w, struct fd_well_client *client,
 		return;
 	}
 	mutex_lock(&w->lock);
-	fd_well_leave(client, ktime_get_ns());
+	fd_well_leave(&w->well, client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fd_well_flush(&w->well, client, fairdie_vmfork_generation(), p, sides,
 		      extractor);
