@@ -43,12 +43,12 @@
  * @method: how @p was computed, in a few words
  */
 struct fdc_test {
-	char name[48];
-	char target[24];
+	char name[64];
+	char target[32];
 	double stat;
 	unsigned int df;
 	double p;
-	char method[80];
+	char method[128];
 };
 
 /**
