@@ -1359,6 +1359,22 @@ static int fdc_cert_main(struct fdc_cert *c, struct fdc_cert_ctx *x,
 	return ok ? FDC_EXIT_OK : FDC_EXIT_FAILURE;
 }
 
+/* A usage error, also as a JSON object with --json. */
+static int fdc_cert_usage(bool json, const char *msg)
+{
+	fdc_err("%s", msg);
+	if (json) {
+		json_t *doc = json_pack("{s:s, s:s}", "schema",
+					"fairdie.certify/1", "error", msg);
+
+		json_dumpf(doc, stdout, JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+		fdc_finish_output();
+	}
+	return FDC_EXIT_USAGE;
+}
+
 int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 {
 	struct fdc_cert *c = fdc_cert_alloc(sizeof(*c));
@@ -1403,15 +1419,12 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 			return FDC_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		fdc_err(optind == argc ? "certify: no folder given (fairdie certify DIR)" :
-			"certify: one folder only");
-		return FDC_EXIT_USAGE;
-	}
-	if (cfg->user_source != FDC_USRC_DEVICE) {
-		fdc_err("certify: the captures come from the device: --random-source, --seed and --source=getrandom do not apply");
-		return FDC_EXIT_USAGE;
-	}
+	if (optind + 1 != argc)
+		return fdc_cert_usage(json, optind == argc ?
+				      "certify: no folder given (fairdie certify DIR)" :
+				      "certify: one folder only");
+	if (cfg->user_source != FDC_USRC_DEVICE)
+		return fdc_cert_usage(json, "certify: the captures come from the device: --random-source, --seed and --source=getrandom do not apply");
 	c->dir = argv[optind];
 	if (!count_set)
 		c->count = c->quick ? FDC_CERT_QUICK_COUNT : FDC_CERT_FULL_COUNT;
@@ -1457,7 +1470,7 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 	}
 	free(path);
 	if (json) {
-		json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_dumpf(doc, stdout, JSON_PRESERVE_ORDER);
 		putchar('\n');
 	} else {
 		size_t failed = 0;
