@@ -15,15 +15,18 @@
 
 /* How the device fails closed, in the report's words. */
 static const char fdc_cert_fails_closed[] =
-"Every word from a hardware source passes the SP 800-90B continuous health "
-"tests (repetition count and adaptive proportion) before any extractor sees "
-"it. A failure latches: every later read of the files of that source fails "
-"with EIO and delivers nothing, and poll() reports POLLERR; partial rolls "
-"are never delivered. The well of the source recovers only after it passes "
-"a new start-up test under the documented recovery rule; a file on the "
-"simulated coin recovers by FAIRDIE_IOC_RESET or a change of source. "
-"A game reading /dev/fairdie therefore stops, it never plays on "
-"unchecked bits.";
+"Every word from RDSEED or RDRAND passes the SP 800-90B continuous health "
+"tests (repetition count, adaptive proportion, and a 64-bit word repeating "
+"the ones before it) before any extractor sees it; a stuck source fails "
+"within its first 17 words, before anything it made is delivered (bits its "
+"well had tested and passed before may still be). A failure latches: the "
+"well is emptied, every file reading it fails its reads with EIO from its "
+"next read on and delivers nothing, and poll() reports POLLERR, until the "
+"program calls FAIRDIE_IOC_RESET, selects a source again or opens the "
+"device anew; the well restarts only after a fresh start-up test, which a "
+"source still broken fails at once. The kernel logs the failure and sysfs "
+"counts it (health, health_failures). A game reading /dev/fairdie "
+"therefore stops; it never plays on unchecked bits.";
 
 static json_t *fdc_cert_num(double v)
 {
