@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "certify.h"
@@ -15,18 +16,33 @@
 
 /* How the device fails closed, in the report's words. */
 static const char fdc_cert_fails_closed[] =
-"Every word from RDSEED or RDRAND passes the SP 800-90B continuous health "
-"tests (repetition count, adaptive proportion, and a 64-bit word repeating "
-"the ones before it) before any extractor sees it; a stuck source fails "
-"within its first 17 words, before anything it made is delivered (bits its "
-"well had tested and passed before may still be). A failure latches: the "
-"well is emptied, every file reading it fails its reads with EIO from its "
-"next read on and delivers nothing, and poll() reports POLLERR, until the "
-"program calls FAIRDIE_IOC_RESET, selects a source again or opens the "
-"device anew; the well restarts only after a fresh start-up test, which a "
-"source still broken fails at once. The kernel logs the failure and sysfs "
-"counts it (health, health_failures). A game reading /dev/fairdie "
+"Every word from RDSEED or RDRAND passes the SP 800-90B continuous health\n"
+"tests (repetition count, adaptive proportion, and a 64-bit word repeating\n"
+"the ones before it) before any extractor sees it; a stuck source fails\n"
+"within its first 17 words, before anything it made is delivered (bits its\n"
+"well had tested and passed before may still be). A failure latches: the\n"
+"well is emptied, every file reading it fails its reads with EIO from its\n"
+"next read on and delivers nothing, and poll() reports POLLERR, until the\n"
+"program calls FAIRDIE_IOC_RESET, selects a source again or opens the\n"
+"device anew; the well restarts only after a fresh start-up test, which a\n"
+"source still broken fails at once. The kernel logs the failure and sysfs\n"
+"counts it (health, health_failures). A game reading /dev/fairdie\n"
 "therefore stops; it never plays on unchecked bits.";
+
+/* A text written in lines, as one line. */
+static json_t *fdc_cert_text(const char *s)
+{
+	char *t = strdup(s), *n;
+	json_t *j;
+
+	if (!t)
+		return json_null();
+	while ((n = strchr(t, '\n')))
+		*n = n[1] ? ' ' : '\0';
+	j = json_string(t);
+	free(t);
+	return j;
+}
 
 static json_t *fdc_cert_num(double v)
 {
@@ -35,29 +51,29 @@ static json_t *fdc_cert_num(double v)
 
 static json_t *fdc_cert_tests_json(const struct fdc_cert *c)
 {
-	json_t *a = json_array();
+	json_t *a = json_array(), *o;
 	size_t i;
 
 	for (i = 0; i < c->nrows; i++) {
 		const struct fdc_cert_row *r = &c->rows[i];
 
-		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
-			"test", r->t.name, "data", r->t.target,
-			"stage", r->stage, "tool", r->tool,
-			"statistic", fdc_cert_num(r->t.stat),
-			"df", r->t.df ? json_integer(r->t.df) : json_null(),
-			"p_value", fdc_cert_num(r->t.p),
-			"result", r->pass ? "pass" : "fail",
-			"method", r->t.method,
-			"rule", *r->rule ? r->rule : "p >= 0.01"));
+		o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
+			      "test", r->t.name, "data", r->t.target,
+			      "stage", r->stage, "tool", r->tool,
+			      "statistic", fdc_cert_num(r->t.stat),
+			      "df", r->t.df ? json_integer(r->t.df) : json_null(),
+			      "p_value", fdc_cert_num(r->t.p),
+			      "result", r->pass ? "pass" : "fail",
+			      "method", r->t.method,
+			      "rule", *r->rule ? r->rule : "p >= 0.01");
+		json_array_append_new(a, o);
 	}
 	return a;
 }
 
 static json_t *fdc_cert_hist_json(const struct fdc_cert *c)
 {
-	json_t *a = json_array(), *counts;
+	json_t *a = json_array(), *counts, *o;
 	char exact[64];
 	size_t i, k;
 
@@ -70,19 +86,19 @@ static json_t *fdc_cert_hist_json(const struct fdc_cert *c)
 					      json_integer(c->hist[i][k]));
 		snprintf(exact, sizeof(exact), "%llu/%u",
 			 (unsigned long long)c->nhist[i], c->sides[i]);
-		json_array_append_new(a, json_pack(
-			"{s:I, s:I, s:o, s:s, s:f}",
-			"sides", (json_int_t)c->sides[i],
-			"outcomes", (json_int_t)c->nhist[i],
-			"counts", counts, "expected_exact", exact,
-			"expected", (double)c->nhist[i] / c->sides[i]));
+		o = json_pack("{s:I, s:I, s:o, s:s, s:f}",
+			      "sides", (json_int_t)c->sides[i],
+			      "outcomes", (json_int_t)c->nhist[i],
+			      "counts", counts, "expected_exact", exact,
+			      "expected", (double)c->nhist[i] / c->sides[i]);
+		json_array_append_new(a, o);
 	}
 	return a;
 }
 
 static json_t *fdc_cert_health_json(const struct fdc_cert *c)
 {
-	json_t *a = json_array();
+	json_t *a = json_array(), *o;
 	size_t i, k;
 
 	for (i = 0; i < c->nhealth; i++) {
@@ -91,12 +107,12 @@ static json_t *fdc_cert_health_json(const struct fdc_cert *c)
 
 		for (k = 0; k < 4; k++)
 			v[k] = h->v[k] < 0 ? json_null() : json_integer(h->v[k]);
-		json_array_append_new(a, json_pack(
-			"{s:s, s:f, s:o, s:o, s:o, s:o, s:o}",
-			"step", h->step, "seconds", h->seconds,
-			"health", *h->health ? json_string(h->health) : json_null(),
-			"source_bits", v[0], "outputs", v[1],
-			"health_failures", v[2], "source_failures", v[3]));
+		o = json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}",
+			      "step", h->step, "seconds", h->seconds,
+			      "health", *h->health ? json_string(h->health) : json_null(),
+			      "source_bits", v[0], "outputs", v[1],
+			      "health_failures", v[2], "source_failures", v[3]);
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -109,23 +125,23 @@ static json_t *fdc_cert_health_json(const struct fdc_cert *c)
  */
 json_t *fdc_cert_json(const struct fdc_cert *c)
 {
-	json_t *doc = json_object(), *caps = json_array();
+	json_t *doc = json_object(), *caps = json_array(), *o;
 	size_t i;
 
 	for (i = 0; i < c->ncaps; i++) {
 		const struct fdc_cert_capture *p = &c->caps[i];
 		const char *base = strrchr(p->file, '/');
 
-		json_array_append_new(caps, json_pack(
-			"{s:s, s:s, s:s, s:s, s:i, s:f, s:o, s:o, s:O?}",
-			"name", p->name, "stage", p->stage,
-			"file", base ? base + 1 : p->file,
-			"command", p->command, "status", p->status,
-			"seconds", p->seconds,
-			"bytes", p->bytes < 0 ? json_null() : json_integer(p->bytes),
-			"error", p->status && *p->error ? json_string(p->error) :
-			json_null(),
-			"sidecar", p->sidecar));
+		o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:f, s:o, s:o, s:O?}",
+			      "name", p->name, "stage", p->stage,
+			      "file", base ? base + 1 : p->file,
+			      "command", p->command, "status", p->status,
+			      "seconds", p->seconds,
+			      "bytes", p->bytes < 0 ? json_null() : json_integer(p->bytes),
+			      "error", p->status && *p->error ? json_string(p->error) :
+			      json_null(),
+			      "sidecar", p->sidecar);
+		json_array_append_new(caps, o);
 		if (!p->sidecar)
 			json_object_set_new(json_array_get(caps, i), "sidecar",
 					    json_null());
@@ -147,8 +163,7 @@ json_t *fdc_cert_json(const struct fdc_cert *c)
 	json_object_set_new(doc, "decks", json_integer(c->decks));
 	json_object_set_new(doc, "fault_demo",
 			    c->fault ? json_incref(c->fault) : json_null());
-	json_object_set_new(doc, "fails_closed",
-			    json_string(fdc_cert_fails_closed));
+	json_object_set_new(doc, "fails_closed", fdc_cert_text(fdc_cert_fails_closed));
 	json_object_set(doc, "host", c->host);
 	json_object_set(doc, "manifest", c->manifest);
 	return doc;
@@ -189,16 +204,16 @@ static void fdc_html_num(FILE *f, double v)
 }
 
 static const char fdc_cert_css[] =
-"body{font-family:sans-serif;margin:2em;color:#222;max-width:1100px}"
-"h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}"
-"table{border-collapse:collapse;font-size:0.9em}"
-"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
-"tr.fail td{background:#f8c8c8;color:#900;font-weight:bold}"
-"tr.pass td.r{color:#060}"
-".verdict{padding:0.6em 1em;font-size:1.2em;display:inline-block}"
-".vpass{background:#d4f0d4}.vfail{background:#f8c8c8;color:#900}"
-"pre{background:#f4f4f4;padding:0.5em;white-space:pre-wrap;word-break:break-all}"
-"svg{background:#fff;border:1px solid #ddd;margin:4px}"
+"body{font-family:sans-serif;margin:2em;color:#222;max-width:1100px}\n"
+"h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}\n"
+"table{border-collapse:collapse;font-size:0.9em}\n"
+"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\n"
+"tr.fail td{background:#f8c8c8;color:#900;font-weight:bold}\n"
+"tr.pass td.r{color:#060}\n"
+".verdict{padding:0.6em 1em;font-size:1.2em;display:inline-block}\n"
+".vpass{background:#d4f0d4}.vfail{background:#f8c8c8;color:#900}\n"
+"pre{background:#f4f4f4;padding:0.5em;white-space:pre-wrap;word-break:break-all}\n"
+"svg{background:#fff;border:1px solid #ddd;margin:4px}\n"
 ".small{font-size:0.8em;color:#555}";
 
 /*
@@ -231,10 +246,12 @@ static void fdc_svg_hist(FILE *f, const char *title, const u64 *counts,
 	for (i = 0; i < n; i++) {
 		double bh = ph * (counts[i] - lo) / (hi - lo);
 
-		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#4a78b5\" fill-opacity=\"0.85\"/>",
+		fprintf(f,
+			"<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#4a78b5\" fill-opacity=\"0.85\"/>",
 			left + i * bw + bw * 0.1, top + ph - bh, bw * 0.8, bh);
 	}
-	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.2f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1.5\"/>",
+	fprintf(f,
+		"<line x1=\"%d\" x2=\"%d\" y1=\"%.2f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1.5\"/>",
 		left, w - 10, top + ph * (hi - e) / (hi - lo),
 		top + ph * (hi - e) / (hi - lo));
 	fprintf(f, "<text x=\"2\" y=\"%d\" font-size=\"10\">%.0f</text>", top + 8, hi);
@@ -242,7 +259,8 @@ static void fdc_svg_hist(FILE *f, const char *title, const u64 *counts,
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">face 0</text>", left, top + ph + 14);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">face %zu</text>",
 		w - 10, top + ph + 14, n - 1);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">red line: exact expectation; band: &#177;2 sd; axis from %.0f</text></svg>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\">red line: exact expectation; band: &#177;2 sd; axis from %.0f</text></svg>\n",
 		left, top + ph + 28, lo);
 }
 
@@ -274,7 +292,8 @@ static void fdc_svg_deck(FILE *f, const struct fdc_cert *c)
 
 	if (!c->deck || !c->decks)
 		return;
-	fprintf(f, "<svg width=\"%d\" height=\"%d\" role=\"img\"><title>card at each position</title>",
+	fprintf(f,
+		"<svg width=\"%d\" height=\"%d\" role=\"img\"><title>card at each position</title>",
 		m * cell + 20, m * cell + 40);
 	for (i = 0; i < m; i++) {
 		for (k = 0; k < m; k++) {
@@ -282,15 +301,20 @@ static void fdc_svg_deck(FILE *f, const struct fdc_cert *c)
 
 			z = (c->deck[i][k] - e) / sqrt(e * (m - 1) / m);
 			z = z > 3 ? 3 : z < -3 ? -3 : z;
-			if (z > 0)
-				g = b = 255 - (int)(z * 80);
-			else
-				r = g = 255 + (int)(z * 80);
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"/>",
+			if (z > 0) {
+				g = 255 - (int)(z * 80);
+				b = g;
+			} else {
+				r = 255 + (int)(z * 80);
+				g = r;
+			}
+			fprintf(f,
+				"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"/>",
 				10 + k * cell, 10 + i * cell, cell, cell, r, g, b);
 		}
 	}
-	fprintf(f, "<text x=\"10\" y=\"%d\" font-size=\"10\">rows: positions, columns: cards; colour: standardized excess, &#177;3 sd saturated</text></svg>\n",
+	fprintf(f,
+		"<text x=\"10\" y=\"%d\" font-size=\"10\">rows: positions, columns: cards; colour: standardized excess, &#177;3 sd saturated</text></svg>\n",
 		m * cell + 30);
 }
 
@@ -306,20 +330,25 @@ static void fdc_svg_health(FILE *f, const struct fdc_cert *c)
 	for (i = 0; i < c->nhealth; i++)
 		if (c->health[i].v[0] > max)
 			max = c->health[i].v[0];
-	fprintf(f, "<svg width=\"%d\" height=\"%d\" role=\"img\"><title>health counters</title>", w, h);
-	fprintf(f, "<text x=\"%d\" y=\"14\" font-size=\"12\">device-wide source bits (line) and health or source failures (red marks) over the run</text>",
+	fprintf(f,
+		"<svg width=\"%d\" height=\"%d\" role=\"img\"><title>health counters</title>",
+		w, h);
+	fprintf(f,
+		"<text x=\"%d\" y=\"14\" font-size=\"12\">device-wide source bits (line) and health or source failures (red marks) over the run</text>",
 		left);
 	for (i = 0; i < c->nhealth; i++) {
 		x = left + (w - left - 20) * (double)i / (c->nhealth - 1);
 		y = top + ph * (1 - c->health[i].v[0] / max);
 		if (i)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#4a78b5\" stroke-width=\"2\"/>",
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#4a78b5\" stroke-width=\"2\"/>",
 				px, py, x, y);
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>", x, y,
 			c->health[i].v[2] > 0 || c->health[i].v[3] > 0 ? 6 : 3,
 			c->health[i].v[2] > 0 || c->health[i].v[3] > 0 ?
 			"#c00" : "#4a78b5");
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" transform=\"rotate(20 %.1f %d)\">",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" font-size=\"9\" transform=\"rotate(20 %.1f %d)\">",
 			x, top + ph + 12, x, top + ph + 12);
 		fdc_html(f, c->health[i].step);
 		fputs("</text>", f);
@@ -352,8 +381,8 @@ static void fdc_html_table(FILE *f, const struct fdc_cert *c)
 {
 	size_t i;
 
-	fputs("<table><tr><th>test</th><th>data</th><th>stage</th><th>tool</th><th>statistic</th><th>p-value</th><th>result</th><th>method</th></tr>\n",
-	      f);
+	fprintf(f, "%s",
+		"<table><tr><th>test</th><th>data</th><th>stage</th><th>tool</th><th>statistic</th><th>p-value</th><th>result</th><th>method</th></tr>\n");
 	for (i = 0; i < c->nrows; i++) {
 		const struct fdc_cert_row *r = &c->rows[i];
 
@@ -404,20 +433,20 @@ int fdc_cert_write_html(const struct fdc_cert *c, const char *path)
 		return -1;
 	for (i = 0; i < c->nrows; i++)
 		failed += !c->rows[i].pass;
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		"<title>fairdie certification report</title><style>%s</style></head><body>\n",
 		fdc_cert_css);
 	fputs("<h1>fairdie certification report</h1>\n<p>", f);
 	fdc_html(f, c->started);
-	fprintf(f, ", %.0f s, %s run, %llu final outcomes per die. Every line is tested at "
+	fprintf(f, ", %.0f s, %s run, %llu final outcomes per die. Every line is tested at\n"
 		"&alpha; = %.2g (99%% confidence).</p>\n",
 		c->seconds, c->quick ? "quick" : "full", c->count, FDC_CERT_ALPHA);
 	fprintf(f, "<p class=\"verdict %s\">%zu lines, %zu failed; family verdict: %s</p>\n",
 		pass && !failed ? "vpass" : "vfail", c->nrows, failed,
 		family ? family : "?");
-	fprintf(f, "<p class=\"small\">The family passes when every check passes and the smallest "
-		"p-value is at least %.3g (Bonferroni: 0.01 over the tests), so a healthy "
-		"device fails it at most 1%% of the time; about %.1f red lines are "
+	fprintf(f, "<p class=\"small\">The family passes when every check passes and the smallest\n"
+		"p-value is at least %.3g (Bonferroni: 0.01 over the tests), so a healthy\n"
+		"device fails it at most 1%% of the time; about %.1f red lines are\n"
 		"expected by chance at 1%% each.</p>\n",
 		json_real_value(json_object_get(c->verdict, "bonferroni_level")),
 		json_real_value(json_object_get(c->verdict,
@@ -458,8 +487,8 @@ int fdc_cert_write_html(const struct fdc_cert *c, const char *path)
 	fdc_svg_pvalues(f, c);
 	fputs("<h2>Health counters over the run</h2>\n", f);
 	fdc_svg_health(f, c);
-	fputs("<table><tr><th>step</th><th>s</th><th>health</th><th>source_bits</th><th>outputs</th><th>health_failures</th><th>source_failures</th></tr>\n",
-	      f);
+	fprintf(f, "%s",
+		"<table><tr><th>step</th><th>s</th><th>health</th><th>source_bits</th><th>outputs</th><th>health_failures</th><th>source_failures</th></tr>\n");
 	for (i = 0; i < c->nhealth; i++) {
 		const struct fdc_cert_health *h = &c->health[i];
 		int k;
@@ -487,8 +516,8 @@ int fdc_cert_write_html(const struct fdc_cert *c, const char *path)
 			fdc_html_kv(f, key, v);
 		fputs("</table>\n", f);
 	} else {
-		fputs("<p class=\"small\">No fault demonstration in this run (--fault-demo on a fault-injection build shows it).</p>\n",
-		      f);
+		fprintf(f, "%s",
+			"<p class=\"small\">No fault demonstration in this run (--fault-demo on a fault-injection build shows it).</p>\n");
 	}
 
 	fputs("<h2>Commands and configuration</h2>\n<pre>", f);
@@ -511,8 +540,8 @@ int fdc_cert_write_html(const struct fdc_cert *c, const char *path)
 	fputs("</pre>\n<h2>Host</h2>\n<table>\n", f);
 	json_object_foreach(c->host, key, v)
 		fdc_html_kv(f, key, v);
-	fputs("</table>\n<h2>Manifest (SHA-256)</h2>\n<table><tr><th>what</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>\n",
-	      f);
+	fprintf(f, "%s",
+		"</table>\n<h2>Manifest (SHA-256)</h2>\n<table><tr><th>what</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>\n");
 	json_array_foreach(c->manifest, i, e) {
 		fputs("<tr><td>", f);
 		fdc_html(f, json_string_value(json_object_get(e, "what")));

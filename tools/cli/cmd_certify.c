@@ -12,6 +12,7 @@
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -132,8 +134,7 @@ static char *fdc_cert_quote_argv(char *const *argv)
 		bool plain = *argv[i];
 
 		for (a = argv[i]; *a; a++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@",
-				    *a))
+			if (!isalnum((unsigned char)*a) && !strchr("-_./=:,+%@", *a))
 				plain = false;
 		if (i)
 			*o++ = ' ';
@@ -152,6 +153,22 @@ static char *fdc_cert_quote_argv(char *const *argv)
 	}
 	*o = '\0';
 	return s;
+}
+
+/* Fill @argv with the arguments up to a NULL, which ends it too. */
+static void fdc_cert_args(char **argv, size_t max, ...)
+{
+	va_list ap;
+	size_t n = 0;
+	char *a;
+
+	va_start(ap, max);
+	do {
+		a = va_arg(ap, char *);
+		if (n + 1 < max || !a)
+			argv[n++] = a;
+	} while (a);
+	va_end(ap);
 }
 
 /* The first line of a small file, without its newline; "" when unreadable. */
@@ -532,8 +549,11 @@ struct fdc_cert_ctx {
 
 static struct fdc_cert_capture *
 fdc_cert_capture(struct fdc_cert *c, struct fdc_cert_ctx *x, const char *name,
-		 const char *stage, char *const *args)
+		 const char *stage, char *opt1, char *val1, char *opt2,
+		 char *val2)
 {
+	char *args[5];
+
 	struct fdc_cert_capture *cap = &c->caps[c->ncaps++];
 	struct fdc_cert_proc p = { .out_fd = -1 };
 	char *argv[48], file[64], *side;
@@ -541,6 +561,7 @@ fdc_cert_capture(struct fdc_cert *c, struct fdc_cert_ctx *x, const char *name,
 	json_error_t jerr;
 	struct stat st;
 
+	fdc_cert_args(args, ARRAY_SIZE(args), opt1, val1, opt2, val2, NULL);
 	memset(cap, 0, sizeof(*cap));
 	snprintf(cap->name, sizeof(cap->name), "%s", name);
 	snprintf(cap->stage, sizeof(cap->stage), "%s", stage);
@@ -721,14 +742,16 @@ static bool fdc_cert_have(const char *prog)
 
 static void fdc_cert_ent(struct fdc_cert *c, const struct fdc_cert_capture *cap)
 {
-	char *argv[] = { "ent", "-t", cap->file, NULL };
-	struct fdc_cert_proc p = { .argv = argv, .out_fd = -1 };
+	struct fdc_cert_proc p = { .out_fd = -1 };
+	char *argv[4];
 	char name[64], *out, line[256];
 	double n, ent, chi, mean, pi, scc;
 	struct fdc_test t = { 0 };
 	FILE *f;
 	bool ok = false;
 
+	fdc_cert_args(argv, ARRAY_SIZE(argv), "ent", "-t", cap->file, NULL);
+	p.argv = argv;
 	if (!fdc_cert_have("ent")) {
 		fdc_cert_skip(c, "ent", cap->stage, "ent is not installed (Debian: ent)");
 		return;
@@ -777,14 +800,15 @@ static void fdc_cert_ent(struct fdc_cert *c, const struct fdc_cert_capture *cap)
 static void fdc_cert_rngtest(struct fdc_cert *c,
 			     const struct fdc_cert_capture *cap)
 {
-	char *argv[] = { "rngtest", NULL };
-	struct fdc_cert_proc p = { .argv = argv, .in = cap->file, .out_fd = -1 };
+	struct fdc_cert_proc p = { .in = cap->file, .out_fd = -1 };
+	char *argv[2] = { "rngtest" };
 	unsigned long long ok = 0, bad = 0;
 	struct fdc_test t = { 0 };
 	char name[64], *out, *s;
 	struct fdc_cert_row *r;
 	FILE *f;
 
+	p.argv = argv;
 	if (!fdc_cert_have("rngtest")) {
 		fdc_cert_skip(c, "rngtest", cap->stage,
 			      "rngtest is not installed (Debian: rng-tools5)");
@@ -891,11 +915,9 @@ static void fdc_cert_dieharder(struct fdc_cert *c,
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(fdc_cert_dh_quick); i++) {
-		char *argv[] = { "dieharder", "-g", "201", "-f", cap->file,
-				 "-d", d, "-p", ps, NULL };
-		struct fdc_cert_proc p = { .argv = argv, .out_fd = -1 };
+		struct fdc_cert_proc p = { .out_fd = -1 };
 		long samples = cap->bytes / fdc_cert_dh_quick[i].bytes;
-		char *text;
+		char *argv[12], *text;
 		FILE *f;
 		long len;
 
@@ -913,6 +935,9 @@ static void fdc_cert_dieharder(struct fdc_cert *c,
 		}
 		snprintf(d, sizeof(d), "%d", fdc_cert_dh_quick[i].id);
 		snprintf(ps, sizeof(ps), "%ld", samples);
+		fdc_cert_args(argv, ARRAY_SIZE(argv), "dieharder", "-g", "201",
+			      "-f", cap->file, "-d", d, "-p", ps, NULL);
+		p.argv = argv;
 		snprintf(name, sizeof(name), "dieharder-%s-%d.txt", cap->name,
 			 fdc_cert_dh_quick[i].id);
 		out = fdc_cert_path(c->dir, name);
@@ -951,8 +976,7 @@ static void fdc_cert_dieharder(struct fdc_cert *c,
 static void fdc_cert_dieharder_all(struct fdc_cert *c, struct fdc_cert_ctx *x,
 				   const char *stage)
 {
-	char *col[32], *dh[] = { "dieharder", "-a", "-g", "200", NULL };
-	char name[48], *out, *text = NULL;
+	char *col[32], *dh[5], name[48], *out, *text = NULL;
 	struct fdc_cert_proc p = { .argv = dh, .out_fd = -1 };
 	size_t n = 0, i;
 	int fds[2];
@@ -960,6 +984,7 @@ static void fdc_cert_dieharder_all(struct fdc_cert *c, struct fdc_cert_ctx *x,
 	long len;
 	FILE *f;
 
+	fdc_cert_args(dh, ARRAY_SIZE(dh), "dieharder", "-a", "-g", "200", NULL);
 	if (!fdc_cert_have("dieharder")) {
 		fdc_cert_skip(c, "dieharder -a", stage,
 			      "dieharder is not installed (Debian: dieharder)");
@@ -1074,8 +1099,8 @@ static void fdc_cert_fault_demo(struct fdc_cert *c, const char *device)
 	ret = fdc_cert_knob("stuck", "1");
 	if (ret) {
 		snprintf(what, sizeof(what),
-			 "cannot set " FDC_DEBUGFS "stuck: %s (a fault-injection build and debugfs are needed)",
-			 strerror(-ret));
+			 "cannot set %sstuck: %s (a fault-injection build and debugfs are needed)",
+			 FDC_DEBUGFS, strerror(-ret));
 		json_object_set_new(j, "error", json_string(what));
 		fdc_cert_check(c, "fault demo", "rdseed stuck", "fault",
 			       "fairdie", false, what);
@@ -1283,32 +1308,22 @@ static int fdc_cert_main(struct fdc_cert *c, struct fdc_cert_ctx *x,
 	snprintf(nd, sizeof(nd), "%llu", nd_count);
 	snprintf(deck, sizeof(deck), "%u", FDC_CERT_CARDS);
 	fdc_cert_health(c, "start");
-	{
-		char *a[] = { "--count", n1, NULL };
-
-		raw = fdc_cert_capture(c, x, "raw", "raw", a);
-	}
+	raw = fdc_cert_capture(c, x, "raw", "raw", "--count", n1, NULL, NULL);
 	fdc_cert_health(c, "raw words");
-	{
-		char *a[] = { "--count", n8, NULL };
-
-		cond = fdc_cert_capture(c, x, "conditioned", "conditioned", a);
-	}
+	cond = fdc_cert_capture(c, x, "conditioned", "conditioned", "--count",
+				n8, NULL, NULL);
 	fdc_cert_health(c, "conditioned bits");
 	for (i = 0; i < FDC_CERT_DICE; i++) {
 		char name[16];
-		char *a[] = { "--sides", sides[i], "--count", n1, NULL };
 
 		snprintf(sides[i], sizeof(sides[i]), "%u", dice[i]);
 		snprintf(name, sizeof(name), "final-d%u", dice[i]);
-		fin[i] = fdc_cert_capture(c, x, name, "final", a);
+		fin[i] = fdc_cert_capture(c, x, name, "final", "--sides",
+					  sides[i], "--count", n1);
 	}
 	fdc_cert_health(c, "final outcomes");
-	{
-		char *a[] = { "--shuffle", deck, "--count", nd, NULL };
-
-		decks = fdc_cert_capture(c, x, "decks-52", "final", a);
-	}
+	decks = fdc_cert_capture(c, x, "decks-52", "final", "--shuffle", deck,
+				 "--count", nd);
 	fdc_cert_health(c, "decks");
 
 	/* The batteries on the bits. */
@@ -1424,7 +1439,8 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 				      "certify: no folder given (fairdie certify DIR)" :
 				      "certify: one folder only");
 	if (cfg->user_source != FDC_USRC_DEVICE)
-		return fdc_cert_usage(json, "certify: the captures come from the device: --random-source, --seed and --source=getrandom do not apply");
+		return fdc_cert_usage(json,
+				      "certify: the captures come from the device: --random-source, --seed and --source=getrandom do not apply");
 	c->dir = argv[optind];
 	if (!count_set)
 		c->count = c->quick ? FDC_CERT_QUICK_COUNT : FDC_CERT_FULL_COUNT;
@@ -1483,10 +1499,11 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 				       c->rows[i].t.target, c->rows[i].t.p,
 				       c->rows[i].t.method);
 			}
-		printf("certify: %zu lines, %zu failed, %zu not run; family %s; %.0f s; report in %s/report.html\n",
+		printf("certify: %zu lines, %zu failed, %zu not run; family %s; %.0f s\n",
 		       c->nrows, failed, json_array_size(c->skipped),
 		       json_string_value(json_object_get(c->verdict, "family")),
-		       c->seconds, c->dir);
+		       c->seconds);
+		printf("certify: report in %s/report.html\n", c->dir);
 	}
 	json_decref(doc);
 	return fdc_finish_output() ? FDC_EXIT_FAILURE : status;

@@ -166,7 +166,7 @@ double fdc_binom_sf(u64 k, u64 n, double q)
 		lt = base - lgamma(i + 1.0) - lgamma(n - i + 1.0) + i * log(q) +
 		     (n - i) * log1p(-q);
 		sum += exp(lt);
-		if (i > k + 10 && exp(lt) < sum * 1e-17)
+		if (i > k + 10 && exp(lt) < sum * (1 / 1e17))
 			break;
 	}
 	return sum > 1 ? 1 : sum;
@@ -220,11 +220,11 @@ static void fdc_fft(double *re, double *im, size_t n)
 		}
 	}
 	for (len = 2; len <= n; len <<= 1) {
-		double ang = -2 * M_PI / len;
+		double angle = -2 * M_PI / len;
 
 		for (i = 0; i < n; i += len) {
 			for (k = 0; k < len / 2; k++) {
-				double wr = cos(ang * k), wi = sin(ang * k);
+				double wr = cos(angle * k), wi = sin(angle * k);
 				size_t a = i + k, b = i + k + len / 2;
 				double xr = re[b] * wr - im[b] * wi;
 				double xi = re[b] * wi + im[b] * wr;

@@ -26,7 +26,7 @@
 /* Coupon-collector segment lengths counted one by one. */
 #define FDC_STATS_MAX_COUPON	128
 /* Bits the spectral test transforms at most (a power of two). */
-#define FDC_STATS_DFT_BITS	(1u << 20)
+#define FDC_STATS_DFT_BITS	1048576u	/* 2^20 */
 /* The largest deck the position test takes. */
 #define FDC_STATS_MAX_DECK	64
 /* Cells of the permutation test: orders of up to 5 outcomes. */

@@ -58,7 +58,7 @@ static const struct {
 	{ 150, 99, 0.00072044539571694945 },
 	{ 300, 255, 0.027727522053902744 },
 	{ 10000.0, 9999, 0.49529839453803293 },
-	{ 50, 3, 7.9891792449514924e-11 },
+	{ 50, 3, (7.9891792449514924 / 1e11) },
 };
 
 static void fdt_pvalues(void)
@@ -68,35 +68,35 @@ static void fdt_pvalues(void)
 
 	for (i = 0; i < ARRAY_SIZE(fdt_chi2_ref); i++) {
 		p = fdc_chi2_sf(fdt_chi2_ref[i].x, fdt_chi2_ref[i].df);
-		CHECK(fabs(p - fdt_chi2_ref[i].p) <= 1e-9 * fdt_chi2_ref[i].p,
+		CHECK(fabs(p - fdt_chi2_ref[i].p) <= (1 / 1e9) * fdt_chi2_ref[i].p,
 		      "chi2_sf(%g, %u) = %.17g, want %.17g", fdt_chi2_ref[i].x,
 		      fdt_chi2_ref[i].df, p, fdt_chi2_ref[i].p);
 	}
-	CHECK(fabs(fdc_normal_2sided(1.959963984540054) - 0.05) < 1e-12,
+	CHECK(fabs(fdc_normal_2sided(1.959963984540054) - 0.05) < (1 / 1e12),
 	      "normal 1.96: %.17g", fdc_normal_2sided(1.959963984540054));
 	/* Kolmogorov's law: 1.3581 and 1.6276 are its 5% and 1% points. */
-	d = fdc_kolmogorov_sf(1.3581e-6, 1000000000000ULL);
-	CHECK(fabs(d - 0.05) < 2e-4, "Kolmogorov 1.3581: %g", d);
-	d = fdc_kolmogorov_sf(1.6276e-6, 1000000000000ULL);
-	CHECK(fabs(d - 0.01) < 1e-4, "Kolmogorov 1.6276: %g", d);
+	d = fdc_kolmogorov_sf((1.3581 / 1e6), 1000000000000ULL);
+	CHECK(fabs(d - 0.05) < (2 / 1e4), "Kolmogorov 1.3581: %g", d);
+	d = fdc_kolmogorov_sf((1.6276 / 1e6), 1000000000000ULL);
+	CHECK(fabs(d - 0.01) < (1 / 1e4), "Kolmogorov 1.6276: %g", d);
 	/* Its two series agree where one hands over to the other. */
-	CHECK(fabs(fdc_kolmogorov_sf(1.17999e-6, 1000000000000ULL) -
-		   fdc_kolmogorov_sf(1.18001e-6, 1000000000000ULL)) < 1e-4,
+	CHECK(fabs(fdc_kolmogorov_sf((1.17999 / 1e6), 1000000000000ULL) -
+		   fdc_kolmogorov_sf((1.18001 / 1e6), 1000000000000ULL)) < (1 / 1e4),
 	      "Kolmogorov continuous at 1.18");
 	/* KS of five evenly spread values: D = 0.1, p near 1. */
 	for (i = 0; i < 5; i++)
 		v[i] = (i + 0.5) / 5;
 	p = fdc_ks_uniform(v, 5, &d);
-	CHECK(p > 0.99 && fabs(d - 0.1) < 1e-12, "KS of an even spread: D = %g, p = %g",
+	CHECK(p > 0.99 && fabs(d - 0.1) < (1 / 1e12), "KS of an even spread: D = %g, p = %g",
 	      d, p);
 	for (i = 0; i < 5; i++)
 		v[i] = 0.001 * i;
 	p = fdc_ks_uniform(v, 5, &d);
-	CHECK(p < 0.01 && fabs(d - 0.996) < 1e-12, "KS of values near 0: D = %g, p = %g",
+	CHECK(p < 0.01 && fabs(d - 0.996) < (1 / 1e12), "KS of values near 0: D = %g, p = %g",
 	      d, p);
-	CHECK(fabs(fdc_binom_sf(1, 10, 0.1) - (1 - pow(0.9, 10))) < 1e-14,
+	CHECK(fabs(fdc_binom_sf(1, 10, 0.1) - (1 - pow(0.9, 10))) < (1 / 1e14),
 	      "binomial P(X >= 1)");
-	CHECK(fabs(fdc_binom_sf(3, 5, 0.5) - 0.5) < 1e-14,
+	CHECK(fabs(fdc_binom_sf(3, 5, 0.5) - 0.5) < (1 / 1e14),
 	      "binomial P(X >= 3), n 5, q 1/2: %.17g", fdc_binom_sf(3, 5, 0.5));
 	CHECK(fdc_binom_sf(0, 5, 0.5) == 1 && fdc_binom_sf(6, 5, 0.5) == 0,
 	      "binomial ends");
@@ -112,12 +112,12 @@ static void fdt_cells(void)
 
 		for (r = 1; r <= 5; r++)
 			sum += fdc_poker_prob(dice[i], 5, r);
-		CHECK(fabs(sum - 1) < 1e-12, "poker d%u sums to %.17g",
+		CHECK(fabs(sum - 1) < (1 / 1e12), "poker d%u sums to %.17g",
 		      dice[i], sum);
 	}
-	CHECK(fabs(fdc_poker_prob(6, 5, 5) - 720.0 / 7776) < 1e-15,
+	CHECK(fabs(fdc_poker_prob(6, 5, 5) - 720.0 / 7776) < (1 / 1e15),
 	      "poker d6, five different: 720/7776");
-	CHECK(fabs(fdc_poker_prob(6, 5, 1) - 6.0 / 7776) < 1e-15,
+	CHECK(fabs(fdc_poker_prob(6, 5, 1) - 6.0 / 7776) < (1 / 1e15),
 	      "poker d6, five of a kind: 6/7776");
 	for (i = 0; i < 2; i++) {
 		double sum = 0;
@@ -125,15 +125,15 @@ static void fdt_cells(void)
 		for (r = 0; r <= FDC_STATS_MAX_COUPON; r++)
 			sum += fdc_coupon_prob(dice[i], r,
 					       FDC_STATS_MAX_COUPON);
-		CHECK(fabs(sum - 1) < 1e-12, "coupons d%u sum to %.17g",
+		CHECK(fabs(sum - 1) < (1 / 1e12), "coupons d%u sum to %.17g",
 		      dice[i], sum);
 	}
 	/* d2: length r has probability 2^(1-r), r >= 2. */
-	CHECK(fabs(fdc_coupon_prob(2, 2, 128) - 0.5) < 1e-15 &&
-	      fabs(fdc_coupon_prob(2, 5, 128) - 1.0 / 16) < 1e-15,
+	CHECK(fabs(fdc_coupon_prob(2, 2, 128) - 0.5) < (1 / 1e15) &&
+	      fabs(fdc_coupon_prob(2, 5, 128) - 1.0 / 16) < (1 / 1e15),
 	      "coupons d2 closed form");
 	/* d6, length 6: 6!/6^6. */
-	CHECK(fabs(fdc_coupon_prob(6, 6, 128) - 720.0 / 46656) < 1e-15,
+	CHECK(fabs(fdc_coupon_prob(6, 6, 128) - 720.0 / 46656) < (1 / 1e15),
 	      "coupons d6 length 6");
 }
 
@@ -205,7 +205,7 @@ static void fdt_streams(void)
 			/* Every test ran on a fair stream of 200000. */
 			CHECK(!isnan(t[i].p), "d%u %s: no p-value (%s)",
 			      dice[d], t[i].name, t[i].method);
-			CHECK(t[i].p > 1e-4, "fair d%u %s: p = %g", dice[d],
+			CHECK(t[i].p > (1 / 1e4), "fair d%u %s: p = %g", dice[d],
 			      t[i].name, t[i].p);
 			if (m < ARRAY_SIZE(all))
 				all[m++] = t[i].p;
@@ -217,23 +217,23 @@ static void fdt_streams(void)
 	NOTE("second level over %zu p-values: D = %.4f, p = %.4f", m, dist, ks);
 	/* The planted defects. */
 	n = fdt_die(2, 100000, FDT_COIN51, t, ARRAY_SIZE(t));
-	CHECK(fdt_find(t, n, "chi-square of faces") < 1e-6,
+	CHECK(fdt_find(t, n, "chi-square of faces") < (1 / 1e6),
 	      "coin 0.51: faces p = %g", fdt_find(t, n, "chi-square of faces"));
 	n = fdt_die(100, 100000, FDT_MODULO, t, ARRAY_SIZE(t));
-	CHECK(fdt_find(t, n, "chi-square of faces") < 1e-6,
+	CHECK(fdt_find(t, n, "chi-square of faces") < (1 / 1e6),
 	      "byte mod 100: faces p = %g",
 	      fdt_find(t, n, "chi-square of faces"));
 	n = fdt_die(6, 100000, FDT_TWICE, t, ARRAY_SIZE(t));
-	CHECK(fdt_find(t, n, "serial pairs") < 1e-6 &&
-	      fdt_find(t, n, "runs") < 1e-6 &&
-	      fdt_find(t, n, "serial correlation") < 1e-6 &&
-	      fdt_find(t, n, "chi-square of faces") > 1e-4,
+	CHECK(fdt_find(t, n, "serial pairs") < (1 / 1e6) &&
+	      fdt_find(t, n, "runs") < (1 / 1e6) &&
+	      fdt_find(t, n, "serial correlation") < (1 / 1e6) &&
+	      fdt_find(t, n, "chi-square of faces") > (1 / 1e4),
 	      "each outcome twice: pairs %g runs %g correlation %g, faces fine %g",
 	      fdt_find(t, n, "serial pairs"), fdt_find(t, n, "runs"),
 	      fdt_find(t, n, "serial correlation"),
 	      fdt_find(t, n, "chi-square of faces"));
 	n = fdt_die(2, 100000, FDT_TWICE, t, ARRAY_SIZE(t));
-	CHECK(fdt_find(t, n, "spectral") < 1e-6, "bits twice: spectral p = %g",
+	CHECK(fdt_find(t, n, "spectral") < (1 / 1e6), "bits twice: spectral p = %g",
 	      fdt_find(t, n, "spectral"));
 }
 
@@ -299,9 +299,9 @@ static void fdt_deck(void)
 	NOTE("60 x 400 decks of 4: mean statistic %.2f (df 9), KS p = %.3f",
 	     mean, ks);
 	p[0] = fdt_decks(52, 10000, false, &stat);
-	CHECK(p[0] > 1e-4, "10000 fair decks of 52: p = %g", p[0]);
+	CHECK(p[0] > (1 / 1e4), "10000 fair decks of 52: p = %g", p[0]);
 	p[0] = fdt_decks(8, 20000, true, &stat);
-	CHECK(p[0] < 1e-6, "20000 naive shuffles of 8: p = %g", p[0]);
+	CHECK(p[0] < (1 / 1e6), "20000 naive shuffles of 8: p = %g", p[0]);
 	if (s && !fdc_deck_stats_init(s, 4)) {
 		fdc_deck_stats_add(s, bad);
 		fdc_deck_stats_results(s, t, 2);
