@@ -34,6 +34,7 @@
 
 #include "certify.h"
 #include "cli.h"
+#include "fd_names.h"
 
 #ifndef FDC_GIT_COMMIT
 #define FDC_GIT_COMMIT ""
@@ -1166,28 +1167,31 @@ static void fdc_cert_fault_demo(struct fdc_cert *c, const char *device)
  * The run.
  */
 
-/* The global options that configure the device, for collect. */
-static void fdc_cert_forward(struct fdc_cert_ctx *x, int argc, char **argv)
+/* The global options that configure the device, passed on to collect. */
+static void fdc_cert_forward(struct fdc_cert_ctx *x, const struct fdc_config *cfg)
 {
-	static const char *const opts[] = {
-		"--source", "--extractor", "--sim", "--device",
-	};
-	size_t i, len;
-	int a;
+	static char buf[4][96];
 
-	for (a = 1; a < argc && strcmp(argv[a], "--"); a++) {
-		for (i = 0; i < ARRAY_SIZE(opts); i++) {
-			len = strlen(opts[i]);
-			if (strncmp(argv[a], opts[i], len))
-				continue;
-			if (argv[a][len] == '=' && x->nfwd < ARRAY_SIZE(x->fwd)) {
-				x->fwd[x->nfwd++] = argv[a];
-			} else if (!argv[a][len] && a + 1 < argc &&
-				   x->nfwd + 1 < ARRAY_SIZE(x->fwd)) {
-				x->fwd[x->nfwd++] = argv[a];
-				x->fwd[x->nfwd++] = argv[++a];
-			}
-		}
+	if (cfg->source >= 0) {
+		snprintf(buf[0], sizeof(buf[0]), "--source=%s",
+			 fd_source_name(cfg->source));
+		x->fwd[x->nfwd++] = buf[0];
+	}
+	if (cfg->extractor >= 0) {
+		snprintf(buf[1], sizeof(buf[1]), "--extractor=%s",
+			 fd_extractor_name(cfg->extractor));
+		x->fwd[x->nfwd++] = buf[1];
+	}
+	if (cfg->have_sim) {
+		snprintf(buf[2], sizeof(buf[2]), "--sim=%llu:%llu/%llu",
+			 (unsigned long long)cfg->sim.seed,
+			 (unsigned long long)cfg->sim.p1_num,
+			 (unsigned long long)cfg->sim.p1_den);
+		x->fwd[x->nfwd++] = buf[2];
+	}
+	if (strcmp(cfg->device, FDC_DEFAULT_DEVICE)) {
+		snprintf(buf[3], sizeof(buf[3]), "--device=%s", cfg->device);
+		x->fwd[x->nfwd++] = buf[3];
 	}
 }
 
@@ -1455,17 +1459,26 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(c->started, sizeof(c->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fdc_cert_forward(&x, cfg);
 	{
-		char **a = fdc_cert_alloc((argc + 2) * sizeof(*a));
+		/* The command line, with the global options given before it. */
+		char **a = fdc_cert_alloc((argc + x.nfwd + 2) * sizeof(*a));
+		size_t n = 0, k;
+		int j;
 
-		a[0] = "fairdie";
-		for (i = 0; i < (size_t)argc; i++)
-			a[i + 1] = argv[i];
+		a[n++] = "fairdie";
+		for (k = 0; k < x.nfwd; k++) {
+			for (j = 1; j < argc && strcmp(argv[j], x.fwd[k]); j++)
+				;
+			if (j == argc)
+				a[n++] = x.fwd[k];
+		}
+		for (j = 0; j < argc; j++)
+			a[n++] = argv[j];
 		c->argv = fdc_cert_quote_argv(a);
 		free(a);
 	}
 	fdc_cert_host(c);
-	fdc_cert_forward(&x, argc, argv);
 	if (fdc_cert_collect_cmd(&x, c))
 		return FDC_EXIT_FAILURE;
 	status = fdc_cert_main(c, &x, module, fault, cfg->device);

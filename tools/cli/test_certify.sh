@@ -200,6 +200,19 @@ if "EIO" not in doc["fails_closed"]:
     sys.exit(doc["fails_closed"])
 EOF
 
+# The options that configure the device reach collect, before or after the
+# command, and the report's command line names them.
+name=certify_passes_device_options_to_collect
+FAIRDIE_CERTIFY_COLLECT="$fake" "$bin" --sim=1:51/100 certify --quick \
+	--count 10000 --extractor=none "$tmp/opts" >/dev/null 2>"$tmp/err"
+if grep -qF -- '--stage final --sides 6 --count 10000 --extractor=none --sim=1:51/100 -o ' \
+	"$tmp/opts/report.json" &&
+	grep -qF -- '"command": "fairdie --sim=1:51/100 certify --quick' "$tmp/opts/report.json"; then
+	pass
+else
+	fail "$name: $(grep -m 3 '"command"' "$tmp/opts/report.json")"
+fi
+
 # --- usage -----------------------------------------------------------------
 name=certify_usage
 "$bin" certify >/dev/null 2>"$tmp/err"
