@@ -15,6 +15,7 @@
 #            rejection (the modulo_bias knob)
 #   stuck    the source is stuck: raw words all the same, and every other
 #            stage fails with EIO as the device does
+#   noroot   the raw stage is refused, as for a user without CAP_SYS_ADMIN
 # FAKE_COLLECT_SEED seeds the generator (default 1).
 import json
 import os
@@ -42,6 +43,10 @@ seed = int(os.environ.get("FAKE_COLLECT_SEED", "1"))
 rng = random.Random("%d %s %s %s" % (seed, stage, opt.get("sides"),
                                       opt.get("shuffle")))
 
+if defect == "noroot" and stage == "raw":
+    sys.stderr.write("fairdie: collect: raw words need root (CAP_SYS_ADMIN): "
+                     "Operation not permitted\n")
+    sys.exit(1)
 if defect == "stuck" and stage != "raw":
     sys.stderr.write("fairdie: collect: read /dev/fairdie: "
                      "Input/output error\n")

@@ -186,6 +186,20 @@ if cap["status"] != 1 or "Input/output error" not in (cap["error"] or ""):
     sys.exit(cap)
 EOF
 
+# Without root the raw stage is refused: not a red line, a test not run.
+name=certify_raw_needs_root_not_red
+run 0 "$name" noroot FAKE_COLLECT_SEED=3 FAKE_COLLECT_DEFECT=noroot -- \
+	--quick --count 80000 &&
+	py "$name" "$tmp/noroot/report.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+skip = [s for s in doc["skipped"] if s["test"] == "capture raw"]
+if not skip or "not permitted" not in skip[0]["reason"]:
+    sys.exit(doc["skipped"])
+if any(t["stage"] == "raw" for t in doc["tests"]):
+    sys.exit("raw lines without a raw capture")
+EOF
+
 # --- the fault demonstration without a device: a red line that says why ---
 name=certify_fault_demo_needs_the_device
 run 1 "$name" fault FAKE_COLLECT_SEED=3 -- --quick --count 30000 \
