@@ -540,12 +540,14 @@ static char *fdc_cert_module_file(const char *given)
  * @ncollect: its length
  * @fwd: the global options given to certify, passed on to collect
  * @nfwd: how many
+ * @env: the copy of FAIRDIE_CERTIFY_COLLECT that @collect points into
  */
 struct fdc_cert_ctx {
 	char *collect[16];
 	size_t ncollect;
 	char *fwd[8];
 	size_t nfwd;
+	char *env;
 };
 
 static struct fdc_cert_capture *
@@ -1214,7 +1216,9 @@ static int fdc_cert_collect_cmd(struct fdc_cert_ctx *x, struct fdc_cert *c)
 	char *s, *tok;
 
 	if (env && *env) {
-		s = strdup(env);
+		s = fdc_cert_alloc(strlen(env) + 1);
+		strcpy(s, env);
+		x->env = s;
 		for (tok = strtok(s, " "); tok && x->ncollect < 12;
 		     tok = strtok(NULL, " "))
 			x->collect[x->ncollect++] = tok;
@@ -1385,6 +1389,29 @@ static int fdc_cert_main(struct fdc_cert *c, struct fdc_cert_ctx *x,
 	return ok ? FDC_EXIT_OK : FDC_EXIT_FAILURE;
 }
 
+/* Everything the run held; @c itself too. */
+static void fdc_cert_free(struct fdc_cert *c, struct fdc_cert_ctx *x)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncaps; i++) {
+		free(c->caps[i].file);
+		free(c->caps[i].command);
+		json_decref(c->caps[i].sidecar);
+	}
+	json_decref(c->skipped);
+	json_decref(c->commands);
+	json_decref(c->host);
+	json_decref(c->manifest);
+	json_decref(c->fault);
+	json_decref(c->verdict);
+	free(c->rows);
+	free(c->deck);
+	free(c->argv);
+	free(x->env);
+	free(c);
+}
+
 /* A usage error, also as a JSON object with --json. */
 static int fdc_cert_usage(bool json, const char *msg)
 {
@@ -1526,5 +1553,6 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 		printf("certify: report in %s/report.html\n", c->dir);
 	}
 	json_decref(doc);
+	fdc_cert_free(c, &x);
 	return fdc_finish_output() ? FDC_EXIT_FAILURE : status;
 }
