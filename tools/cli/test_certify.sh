@@ -1,16 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_certify.sh FAIRDIE - 'fairdie certify' without the device: collect is
-# replaced by certify_fake_collect.py (FAIRDIE_CERTIFY_COLLECT), which
+# test_certify.sh FAIRDIE FAIRDIE_FAKE - 'fairdie certify' without the
+# device: collect is replaced by certify_fake_collect.py (FAIRDIE_CERTIFY_COLLECT), which
 # writes captures in collect's formats from a seeded generator, healthy or
 # with a planted defect. Checks the folder, report.json against its schema,
 # the manifest against sha256sum, that every planted defect (the coin at
 # p = 0.51, modulo reduction, a stuck source) turns a line red, and that
 # report.html renders in headless Chromium (a screenshot that is a PNG with
-# more than one colour, and the page's text). Ends with "N passed, N failed".
+# more than one colour, and the page's text). With the test build's
+# stand-in device (FAIRDIE_FAKE --device=fake:N), certify also runs the
+# tool's own 'fairdie collect' for the final stage. Ends with "N passed, N
+# failed".
 set -u
 bin=$1
+fakebin=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 fake="python3 $here/certify_fake_collect.py"
 passed=0
@@ -225,6 +229,31 @@ if grep -qF -- '--stage final --sides 6 --count 10000 --extractor=none --sim=1:5
 	pass
 else
 	fail "$name: $(grep -m 3 '"command"' "$tmp/opts/report.json")"
+fi
+
+# The real collect, run by certify as this very program (/proc/self/exe),
+# on the test build's stand-in device: the final stage and its sidecars.
+name=certify_runs_its_own_collect
+if [ -n "$fakebin" ] && "$fakebin" collect --help >/dev/null 2>&1; then
+	"$fakebin" --device=fake:1 certify --quick --count 30000 "$tmp/own" \
+		>/dev/null 2>"$tmp/err"
+	py "$name" "$tmp/own/report.json" "$fakebin" <<'EOF'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+exe = os.path.realpath(sys.argv[2])
+final = [c for c in doc["captures"] if c["stage"] == "final"]
+if len(final) != 5:
+    sys.exit("final captures: %s" % final)
+for c in final:
+    if (c["status"] != 0 or not c["command"].startswith(exe + " collect --stage final")
+            or "--device=fake:1" not in c["command"]
+            or (c["sidecar"] or {}).get("schema") != "fairdie.collect/1"):
+        sys.exit("capture %s" % c)
+if not [t for t in doc["tests"] if t["test"] == "card at each position"]:
+    sys.exit("no deck test on collect's decks")
+EOF
+else
+	echo "# $name: no 'fairdie collect' in this build: not run"
 fi
 
 # --- usage -----------------------------------------------------------------
