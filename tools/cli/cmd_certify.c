@@ -213,7 +213,7 @@ struct fdc_cert_proc {
 /* Run @p->argv and wait for it; standard error kept in @p->err. */
 static void fdc_cert_run(struct fdc_cert_proc *p)
 {
-	int errp[2], in, out, st;
+	int errp[2], in, out, st = 0;
 	size_t len = 0;
 	double t = fdc_cert_now();
 	pid_t pid;
@@ -1515,6 +1515,14 @@ int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv)
 	fdc_cert_host(c);
 	if (fdc_cert_collect_cmd(&x, c))
 		return FDC_EXIT_FAILURE;
+	if (c->quick)
+		fprintf(stderr,
+			"certify: the quick subset, %llu outcomes a die: about 10 minutes on 2 cores\n",
+			c->count);
+	else
+		fprintf(stderr,
+			"certify: the full run, %llu outcomes a die and dieharder -a on two streams: several hours\n",
+			c->count);
 	status = fdc_cert_main(c, &x, module, fault, cfg->device);
 	c->seconds = fdc_cert_now();
 
