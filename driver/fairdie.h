@@ -173,11 +173,32 @@ struct fd_share_party *fairdie_party_sched(struct fairdie_party *pt,
 int fairdie_user_wait(struct fairdie_party *pt, bool nonblock, u32 *allow);
 void fairdie_user_charge(struct fairdie_party *pt, u64 bits);
 
-/* main.c */
+/* file.c */
+extern u64 fairdie_default_sides;
+extern u32 fairdie_default_extractor;
+extern u32 fairdie_default_source;
+struct inode;
+struct file;
+struct poll_table_struct;
+int fairdie_open(struct inode *inode, struct file *file);
+int fairdie_release(struct inode *inode, struct file *file);
+ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
+		     loff_t *ppos);
+__poll_t fairdie_poll(struct file *file, struct poll_table_struct *wait);
 void fairdie_unlock(struct fairdie_file *f);
+void fairdie_drop_unread(struct fairdie_file *f, bool forked);
+void fairdie_flush(struct fairdie_file *f, bool forked);
+void fairdie_restart_source(struct fairdie_file *f);
+
+/* ioctl.c */
+long fairdie_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* sysfs.c */
+struct attribute_group;
+extern const struct attribute_group *fairdie_groups[];
 
 /* raw.c */
-long fairdie_get_raw(struct fairdie_file *f, void __user *argp);
+int fairdie_raw_fill(struct fairdie_file *f, u32 flags, u64 *words, u32 n);
 void fairdie_raw_forget(struct fairdie_file *f);
 
 /* well.c */

@@ -118,9 +118,22 @@ static int fairdie_raw_test(struct fairdie_file *f, u64 w)
 	return -EIO;
 }
 
-/* @n words of the file's source, each tested, into @words. */
-static int fairdie_raw_fill(struct fairdie_file *f, u32 flags, u64 *words,
-			    u32 n)
+/**
+ * fairdie_raw_fill() - raw words of a file's source, each tested
+ * @f: the open file, locked
+ * @flags: FAIRDIE_RAW_RESTART or 0
+ * @words: where the words go
+ * @n: how many, 1..FAIRDIE_RAW_MAX_WORDS
+ *
+ * The words come fresh from the source and go to this caller only (see the
+ * top of this file); with FAIRDIE_RAW_RESTART the source restarts first,
+ * its start-up test run again.
+ *
+ * Return: 0; -ENODEV for the kernel CRNG; -EIO when the source failed its
+ * health tests (latched until a restart) or stayed silent; -EINTR on a
+ * signal.
+ */
+int fairdie_raw_fill(struct fairdie_file *f, u32 flags, u64 *words, u32 n)
 {
 	struct fairdie_raw_state *r = &f->raw;
 	u64 w = 0, fetched = 0;
@@ -161,55 +174,5 @@ static int fairdie_raw_fill(struct fairdie_file *f, u32 flags, u64 *words,
 	memzero_explicit(&w, sizeof(w));
 	if (fairdie_raw_hw(f->source))
 		atomic64_add(64 * fetched, &fairdie_counters.source_bits);
-	return err;
-}
-
-/**
- * fairdie_get_raw() - FAIRDIE_IOC_GET_RAW
- * @f: the open file
- * @argp: the user's struct fairdie_raw
- *
- * Fills the user's buffer with @count raw words of the file's source
- * (RDSEED, RDRAND or the simulated coin), each tested by health tests of
- * its own; with FAIRDIE_RAW_RESTART, the source is restarted first, its
- * start-up test run again. The call waits for the source, interruptibly,
- * whatever O_NONBLOCK says. See Documentation/userspace-api/fairdie.rst.
- *
- * Return: 0; -EPERM without CAP_SYS_ADMIN; -EINVAL for a count out of
- * 1..FAIRDIE_RAW_MAX_WORDS or an unknown flag; -ENODEV for the kernel
- * CRNG; -EIO when the source failed its health tests (latched until a
- * restart) or stayed silent; -EINTR on a signal; -EFAULT, -ENOMEM. On an
- * error no word is written.
- */
-long fairdie_get_raw(struct fairdie_file *f, void __user *argp)
-{
-	struct fairdie_raw arg;
-	size_t size;
-	u64 *words;
-	long err;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (copy_from_user(&arg, argp, sizeof(arg)))
-		return -EFAULT;
-	if ((arg.flags & ~FAIRDIE_RAW_RESTART) || !arg.count ||
-	    arg.count > FAIRDIE_RAW_MAX_WORDS)
-		return -EINVAL;
-	size = arg.count * sizeof(*words);
-	words = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-	if (!words)
-		return -ENOMEM;
-
-	if (mutex_lock_interruptible(&f->lock)) {
-		kvfree(words);
-		return -ERESTARTSYS;
-	}
-	err = fairdie_raw_fill(f, arg.flags, words, arg.count);
-	fairdie_unlock(f);
-
-	if (!err && (copy_to_user(u64_to_user_ptr(arg.words), words, size) ||
-		     copy_to_user(argp, &arg, sizeof(arg))))
-		err = -EFAULT;
-	kvfree_sensitive(words, size);
 	return err;
 }
