@@ -99,6 +99,13 @@ struct fd_well {
  * @waiter: the task to wake when it is served (the caller's)
  * @wake_at: when a wait for its turn ends anyway (ns; 0 for never): the
  *	deadline of its read (the caller's)
+ * @idle_next: the next reader asleep in the well, not fetching (the
+ *	caller's list, driver/well.c)
+ * @idle_pprev: what points at it in that list; NULL when not on it
+ * @fetcher: it holds one of the well's places to fetch raw words (the
+ *	caller's)
+ * @dry_since: since when the source refused it every word (ns; 0 if it
+ *	gave it the last one asked for; the caller's)
  * @received: fair bits it took from the well, counted from about its
  *	party's @clock when it started waiting: the one that counts least is
  *	served first within its party
@@ -123,6 +130,10 @@ struct fd_well_client {
 	void (*notify)(struct fd_well_client *c);
 	void *waiter;
 	u64 wake_at;
+	struct fd_well_client *idle_next;
+	struct fd_well_client **idle_pprev;
+	u64 dry_since;
+	bool fetcher;
 	u64 received;
 	u64 since;
 	u32 want;

@@ -10,7 +10,9 @@
  * (so that readers on several CPUs run the instruction side by side), then
  * takes the lock to run them through the well's health tests and
  * extractor and takes its share of what came out; what is left serves the
- * next reader. A closing file gives its unused fair bits and its recycled
+ * next reader. While the source underflows, no more readers spin on it than
+ * there are CPUs; the others sleep until served or given a place to fetch
+ * (fairdie_well_fetchers()). A closing file gives its unused fair bits and its recycled
  * state back (fd_pipe_giveback()). Disjoint bits of one stream of fair
  * bits are independent whoever reads them, so every file's rolls stay
  * exact: see Documentation/design/fairdie.rst, "The wells".
@@ -37,6 +39,7 @@
 #include <linux/string.h>
 
 #include "fairdie.h"
+#include "fd_retry.h"
 #include "fd_well.h"
 
 /**
@@ -48,14 +51,22 @@
  *	(@well.hold_until), to serve the readers it held back
  * @hold_work: serves them, the lock taken (the timer cannot take it)
  * @hold_armed: when @hold_timer is armed for, 0 if it is not
+ * @fetching: readers that hold a place to fetch raw words
+ *	(fairdie_well_fetchers() at most)
+ * @idle: readers asleep in fairdie_well_fill() without such a place, the
+ *	last to sleep first
+ * @dry_until: the source counts as underflowing until then (ns)
  */
 struct fairdie_well {
-	struct mutex lock;	/* protects @well and @hold_armed */
+	struct mutex lock;	/* protects every field below */
 	u32 index;
 	struct fd_well well;
 	struct hrtimer hold_timer;
 	struct work_struct hold_work;
 	u64 hold_armed;
+	u32 fetching;
+	struct fd_well_client *idle;
+	u64 dry_until;
 };
 
 /* Wells of RDSEED and RDRAND, for each extractor. */
@@ -128,8 +139,83 @@ void fairdie_well_wake(struct fd_well_client *c)
 }
 
 /*
+ * How long a well's source counts as underflowing after a word asked
+ * without a nap was refused.
+ */
+#define FAIRDIE_WELL_DRY_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * Readers that fetch raw words for a well at once while its source
+ * underflows: one per CPU. The others sleep until they are served or
+ * called to fetch. Were every waiting reader to spin on the instruction,
+ * the CPUs would go to the readers in proportion to their number: a reader
+ * served would wait behind a party's 16 spinning files for a CPU to make
+ * its rolls and come back, and its party's turns would go to those present
+ * meanwhile. A source that gives words at once costs little CPU a word:
+ * then every reader fetches, and none waits for a wake-up.
+ */
+static u32 fairdie_well_fetchers(const struct fairdie_well *w)
+{
+	if (ktime_get_ns() >= w->dry_until)
+		return U32_MAX;
+	return num_online_cpus();
+}
+
+static void fairdie_well_idle_add(struct fairdie_well *w,
+				  struct fd_well_client *c)
+{
+	c->idle_next = w->idle;
+	if (w->idle)
+		w->idle->idle_pprev = &c->idle_next;
+	w->idle = c;
+	c->idle_pprev = &w->idle;
+}
+
+static void fairdie_well_idle_del(struct fd_well_client *c)
+{
+	if (!c->idle_pprev)
+		return;
+	*c->idle_pprev = c->idle_next;
+	if (c->idle_next)
+		c->idle_next->idle_pprev = c->idle_pprev;
+	c->idle_next = NULL;
+	c->idle_pprev = NULL;
+}
+
+/* A reader gives back its place to fetch. */
+static void fairdie_well_unfetch(struct fairdie_well *w,
+				 struct fd_well_client *c)
+{
+	if (!c->fetcher)
+		return;
+	WRITE_ONCE(c->fetcher, false);
+	w->fetching--;
+}
+
+/*
+ * While the waiting readers want bits beyond those held and a place to
+ * fetch is free, a reader asleep takes it and is woken, the last to sleep
+ * first (the first to sleep likely has its turn soonest): O(1) a place.
+ */
+static void fairdie_well_call_fetchers(struct fairdie_well *w)
+{
+	struct fd_well_client *c;
+
+	lockdep_assert_held(&w->lock);
+	while (w->idle && w->fetching < fairdie_well_fetchers(w) &&
+	       fd_well_need(&w->well)) {
+		c = w->idle;
+		fairdie_well_idle_del(c);
+		WRITE_ONCE(c->fetcher, true);
+		w->fetching++;
+		fairdie_well_wake(c);
+	}
+}
+
+/*
  * Serve the waiting readers (each is woken by its @notify); when a reader
- * away holds the others back, serve again when it loses its place.
+ * away holds the others back, serve again when it loses its place. Then
+ * call readers asleep to fetch, if bits are wanted.
  */
 static u32 fairdie_well_serve(struct fairdie_well *w)
 {
@@ -141,6 +227,7 @@ static u32 fairdie_well_serve(struct fairdie_well *w)
 		hrtimer_start(&w->hold_timer, ns_to_ktime(w->hold_armed),
 			      HRTIMER_MODE_ABS);
 	}
+	fairdie_well_call_fetchers(w);
 	return served;
 }
 
@@ -181,15 +268,17 @@ static void fairdie_well_hold_work(struct work_struct *work)
 }
 
 /*
- * Until its turn comes (@client->served), a signal, the deadline of its
- * read (@client->wake_at) or a kick of the well: never a tick.
+ * Until its turn comes (@client->served), it is called to fetch
+ * (@client->fetcher), a signal, the deadline of its read
+ * (@client->wake_at) or a kick of the well: never a tick.
  */
 static void fairdie_well_sleep(struct fd_well_client *client)
 {
 	ktime_t until = ns_to_ktime(client->wake_at);
 
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (READ_ONCE(client->served) || signal_pending(current)) {
+	if (READ_ONCE(client->served) || READ_ONCE(client->fetcher) ||
+	    signal_pending(current)) {
 		__set_current_state(TASK_RUNNING);
 		return;
 	}
@@ -212,20 +301,88 @@ static void fairdie_well_quit(struct fairdie_well *w,
 }
 
 /*
+ * A reader that gave up its place to fetch rests FD_HW_NAP_US, or until
+ * its turn comes or a signal, holding no CPU.
+ */
+static void fairdie_well_nap(struct fd_well_client *client)
+{
+	ktime_t nap = ns_to_ktime(FD_HW_NAP_US * NSEC_PER_USEC);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!READ_ONCE(client->served) && !signal_pending(current))
+		schedule_hrtimeout_range(&nap, FD_HW_NAP_US * NSEC_PER_USEC,
+					 HRTIMER_MODE_REL);
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
  * One round of raw words for the readers' turns, fetched without the lock
  * (several readers run the instruction at once on their CPUs); the fetch
- * stops early once the reader's own turn came.
+ * stops early once the reader's own turn came. Each word is first asked for
+ * without a nap. When the source underflows and a reader sleeps without a
+ * place to fetch, or more readers fetch than have places, a blocking reader
+ * gives up its place and naps; it goes on only if a place is free again.
+ * Else, or once the source gave it nothing for FD_HW_SILENT_US / 2 (over
+ * any number of rounds), it waits in the source as a lone reader does,
+ * where a source silent for everyone fails.
  */
-static u32 fairdie_well_fetch(struct fd_well_client *client,
+static u32 fairdie_well_fetch(struct fairdie_well *w,
+			      struct fd_well_client *client,
 			      const struct fd_source_ops *raw, void *ctx,
 			      bool nonblock, u64 *buf, u32 k, int *serr)
 {
+	bool more = true, pass;
+	u64 now;
 	u32 n;
 
 	*serr = 0;
-	for (n = 0; n < k && !READ_ONCE(client->served); n++) {
-		*serr = raw->word(ctx, nonblock, &buf[n]);
-		if (*serr)
+	for (n = 0; more && n < k && !READ_ONCE(client->served); n++) {
+		for (;;) {
+			*serr = raw->word(ctx, true, &buf[n]);
+			if (!*serr)
+				client->dry_since = 0;
+			if (*serr != -EAGAIN)
+				break;
+			now = ktime_get_ns();
+			mutex_lock(&w->lock);
+			w->dry_until = now + FAIRDIE_WELL_DRY_NS;
+			if (nonblock) {
+				mutex_unlock(&w->lock);
+				break;
+			}
+			if (!client->dry_since)
+				client->dry_since = now;
+			pass = (w->idle ||
+				w->fetching > fairdie_well_fetchers(w)) &&
+			       now - client->dry_since < FD_HW_SILENT_US * 500;
+			if (pass) {
+				fairdie_well_unfetch(w, client);
+				fairdie_well_call_fetchers(w);
+			}
+			mutex_unlock(&w->lock);
+			if (!pass) {
+				*serr = raw->word(ctx, false, &buf[n]);
+				break;
+			}
+			fairdie_well_nap(client);
+			if (READ_ONCE(client->served) || raw->interrupted(ctx)) {
+				*serr = -EINTR;
+				break;
+			}
+			mutex_lock(&w->lock);
+			more = w->fetching < fairdie_well_fetchers(w);
+			if (more) {
+				client->fetcher = true;
+				w->fetching++;
+			}
+			mutex_unlock(&w->lock);
+			if (!more) {
+				/* It waits for a place asleep. */
+				*serr = 0;
+				break;
+			}
+		}
+		if (*serr || !more)
 			break;
 	}
 	atomic64_add(64ULL * n, &fairdie_counters.source_bits);
@@ -275,14 +432,25 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 		if (client->served)
 			break;
 		k = fd_well_need(&w->well);
-		if (!k) {
-			/* The bits held wait for readers ahead. */
+		if (k && !client->fetcher &&
+		    w->fetching < fairdie_well_fetchers(w)) {
+			client->fetcher = true;
+			w->fetching++;
+		}
+		if (!k || !client->fetcher) {
+			/*
+			 * The bits held wait for readers ahead, or enough
+			 * readers fetch: sleep until served or called.
+			 */
+			fairdie_well_unfetch(w, client);
 			serr = -EAGAIN;
 			if (nonblock)
 				break;
+			fairdie_well_idle_add(w, client);
 			mutex_unlock(&w->lock);
 			fairdie_well_sleep(client);
 			mutex_lock(&w->lock);
+			fairdie_well_idle_del(client);
 			serr = signal_pending(current) ||
 			       raw->interrupted(ctx) ? -EINTR : 0;
 			if (serr || client->served)
@@ -301,7 +469,7 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			n = 0;
 			serr = -EINTR;
 		} else {
-			n = fairdie_well_fetch(client, raw, ctx, nonblock,
+			n = fairdie_well_fetch(w, client, raw, ctx, nonblock,
 					       buf, k, &serr);
 		}
 		mutex_lock(&w->lock);
@@ -330,12 +498,15 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			break;
 	}
 
+	/* Its place to fetch goes to a reader asleep, if one is wanted. */
+	fairdie_well_unfetch(w, client);
 	/* Giving up for now: what its turn has gathered is its. */
 	if (!err && (serr == -EAGAIN || serr == -EINTR))
 		fd_well_serve_early(&w->well, client, ktime_get_ns());
 	/* A VM fork came: what it holds, and was handed, waits for a flush. */
 	if (client->served && err != -ESTALE) {
 		fd_well_leave(&w->well, client, ktime_get_ns());
+		fairdie_well_call_fetchers(w);
 		mutex_unlock(&w->lock);
 		return 0;
 	}
@@ -344,10 +515,12 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	 * bits are there (the hwrng cannot: its core sleeps for seconds after
 	 * an empty read); a failed one loses it.
 	 */
-	if (!err && serr == -EAGAIN && client->keeps_place)
+	if (!err && serr == -EAGAIN && client->keeps_place) {
 		fd_well_leave(&w->well, client, ktime_get_ns());
-	else
+		fairdie_well_call_fetchers(w);
+	} else {
 		fairdie_well_quit(w, client);
+	}
 	mutex_unlock(&w->lock);
 	if (!err || err == -ESTALE)
 		return err ?: serr;

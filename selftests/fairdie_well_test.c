@@ -24,11 +24,12 @@
  *
  *   party_users   on a slow source, one user with 16 blocking readers
  *                 beside three users with one each: every user gets at
- *                 least PARTY_MIN of a fair share (a quarter; the bench's
+ *                 least PARTY_USERS_MIN of a fair share (the bench's
  *                 target is 0.8, well_share_user_min). Shared per file, the
  *                 three would get 0.21
  *   party_cgroups the same for two cgroups (v2, mounted here if need be)
- *                 of root, with 8 readers and 1 (well_share_cgroup_min)
+ *                 of root, with 8 readers and 1 (well_share_cgroup_min):
+ *                 at least PARTY_CGROUPS_MIN
  *   user_rate     with user_rate set (the parameter is writable), 100
  *                 users each with a blocking reader: each receives at
  *                 most 1.1 times its cap over the run (GET_STATS'
@@ -547,7 +548,15 @@ TEST_F_TIMEOUT(well, light_latency, 60)
 /* ---- parties: users and cgroups ---- */
 
 #define PARTY_SECS	6
-#define PARTY_MIN	0.6
+/*
+ * Measured on 6.1 under TCG on a loaded 2-CPU host: 0.85-0.92 for users,
+ * 0.67-0.71 for cgroups, whose lone reader must take half of what the
+ * source gives and is held back by its own read cycle (a wake-up, its
+ * rolls, the system call) more than by the queue. Shared per file, the
+ * lone readers would get 0.21 and 0.22.
+ */
+#define PARTY_USERS_MIN		0.7
+#define PARTY_CGROUPS_MIN	0.6
 #define CGROUP_ROOT	"/sys/fs/cgroup"
 #define RATE_PARAM	"/sys/module/fairdie/parameters/user_rate"
 #define RATE_USERS	100
@@ -709,7 +718,7 @@ TEST_F_TIMEOUT(well, party_users, 90)
 	}
 	ASSERT_EQ(0, knob_write("underflow_permille", SLOW_PERMILLE));
 	run_readers(_metadata, self->src, 19, uid, cg, false, PARTY_SECS, rec);
-	ASSERT_LE(PARTY_MIN, party_min(_metadata, 19, party, 4, rec));
+	ASSERT_LE(PARTY_USERS_MIN, party_min(_metadata, 19, party, 4, rec));
 }
 
 TEST_F_TIMEOUT(well, party_cgroups, 90)
@@ -736,7 +745,7 @@ TEST_F_TIMEOUT(well, party_cgroups, 90)
 	lo = party_min(_metadata, 9, party, 2, rec);
 	rmdir(CGROUP_ROOT "/fdtest0");
 	rmdir(CGROUP_ROOT "/fdtest1");
-	ASSERT_LE(PARTY_MIN, lo);
+	ASSERT_LE(PARTY_CGROUPS_MIN, lo);
 }
 
 /*
