@@ -9,7 +9,7 @@
  * so the stream stays one of fair bits.
  *
  * Sharing: who of the readers waiting is served next is the queue's
- * business, driver/fd_share.c; it only decides which reader's pool the
+ * business, driver/fd_queue.c; it only decides which reader's pool the
  * next bits go to, never looking at them.
  *
  * Health: the start-up test runs when the well is first used and after each

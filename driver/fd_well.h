@@ -161,16 +161,4 @@ bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 bool fd_well_flush(struct fd_well *w, struct fd_well_client *c,
 		   u32 generation, struct fd_pipe *p, u64 sides, u32 extractor);
 
-/* The queue: driver/fd_share.c. */
-void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
-		   struct fd_pipe *p, u64 now);
-void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now);
-void fd_well_dequeue(struct fd_well *w, struct fd_well_client *c);
-void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
-u32 fd_well_serve(struct fd_well *w, u64 now);
-bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
-			 u64 now);
-u32 fd_well_need(const struct fd_well *w);
-void fd_well_notify_all(struct fd_well *w);
-
 #endif /* _FAIRDIE_WELL_H */

@@ -13,7 +13,8 @@
  * This file holds the module: its parameters, the misc device and what
  * loading and unloading do. An open file and its read path are file.c's,
  * the ioctls ioctl.c's, the sysfs attributes sysfs.c's;
- * Documentation/design/fairdie.rst shows the whole layout. See Documentation/userspace-api/fairdie.rst.
+ * Documentation/design/fairdie.rst shows the whole layout, and
+ * Documentation/userspace-api/fairdie.rst the ABI.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -40,7 +40,7 @@
 
 #include "fairdie.h"
 #include "fd_retry.h"
-#include "fd_well.h"
+#include "fd_queue.h"
 
 /**
  * struct fairdie_well - a well of the module

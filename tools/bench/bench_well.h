@@ -14,7 +14,7 @@
 #include <pthread.h>
 
 #include "fd_shim.h"
-#include "fd_well.h"
+#include "fd_queue.h"
 
 /**
  * struct bench_well - a well and its lock

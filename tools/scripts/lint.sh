@@ -55,5 +55,20 @@ if [ -n "$found" ]; then
 	status=1
 fi
 
+echo "lint: layers (no include or call circle)"
+if ! python3 "$top/tools/scripts/layers.py" --objs "$build" driver tools/bench; then
+	status=1
+fi
+# The check can fail: a planted circle must be found.
+plant=$(mktemp -d)
+printf '#include "b.h"\n' >"$plant/a.c"
+printf '#include "a.h"\n' >"$plant/b.c"
+touch "$plant/a.h" "$plant/b.h"
+if python3 "$top/tools/scripts/layers.py" "$plant" >/dev/null; then
+	echo "lint: layers.py missed a planted circle"
+	status=1
+fi
+rm -rf "$plant"
+
 [ $status = 0 ] && echo "lint: no findings"
 exit $status

@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "fd_test.h"
-#include "fd_well.h"
+#include "fd_queue.h"
 
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "fd_test.h"
-#include "fd_well.h"
+#include "fd_queue.h"
 
 #define NS_PER_US	1000ULL
 
