@@ -172,17 +172,30 @@ static void fairdie_hw_relax(void *ctx)
 }
 
 /*
+ * Who waits for the instruction: a file's reader, whose wait its turn in
+ * its well ends (@served), or the hwrng core's thread (@rng).
+ */
+struct fairdie_hw_waiter {
+	const bool *served;
+	struct hwrng *rng;
+};
+
+/*
  * A file's reader sleeps interruptibly: a signal ends its wait, and so does
- * its turn in its well (@ctx, the reader's fd_well_client.served: the well
- * sets it, then wakes the reader), which the caller tells apart from a
- * signal. Not usleep_range_state(), which sleeps again after a signal until
- * its time is up, and so spins while the signal is pending.
+ * its turn in its well (the reader's fd_well_client.served: the well sets
+ * it, then wakes the reader), which the caller tells apart from a signal.
+ * Not usleep_range_state(), which sleeps again after a signal until its
+ * time is up, and so spins while the signal is pending. The hwrng core's
+ * thread has no signals: it naps until the hwrng is unregistered.
  */
 static int fairdie_hw_nap(void *ctx)
 {
 	ktime_t nap = ns_to_ktime(FD_HW_NAP_US * NSEC_PER_USEC);
-	const bool *served = ctx;
+	const struct fairdie_hw_waiter *waiter = ctx;
+	const bool *served = waiter->served;
 
+	if (waiter->rng)
+		return hwrng_msleep(waiter->rng, 1) ? -EINTR : 0;
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (signal_pending(current) || (served && READ_ONCE(*served))) {
 		__set_current_state(TASK_RUNNING);
@@ -210,20 +223,22 @@ static u64 fairdie_rdrand_heard(void *ctx)
 	return div_u64(atomic64_read(&fairdie_heard_rdrand), NSEC_PER_USEC);
 }
 
-static const struct fd_hw_ops fairdie_rdseed_ops = {
-	.once = fairdie_rdseed_once,
-	.relax = fairdie_hw_relax,
-	.nap = fairdie_hw_nap,
-	.now = fairdie_hw_now,
-	.heard = fairdie_rdseed_heard,
-};
-
-static const struct fd_hw_ops fairdie_rdrand_ops = {
-	.once = fairdie_rdrand_once,
-	.relax = fairdie_hw_relax,
-	.nap = fairdie_hw_nap,
-	.now = fairdie_hw_now,
-	.heard = fairdie_rdrand_heard,
+/* The hardware sources' operations, the one table of them. */
+static const struct fd_hw_ops fairdie_hw_ops[FAIRDIE_SOURCES] = {
+	[FAIRDIE_SRC_RDSEED] = {
+		.once = fairdie_rdseed_once,
+		.relax = fairdie_hw_relax,
+		.nap = fairdie_hw_nap,
+		.now = fairdie_hw_now,
+		.heard = fairdie_rdseed_heard,
+	},
+	[FAIRDIE_SRC_RDRAND] = {
+		.once = fairdie_rdrand_once,
+		.relax = fairdie_hw_relax,
+		.nap = fairdie_hw_nap,
+		.now = fairdie_hw_now,
+		.heard = fairdie_rdrand_heard,
+	},
 };
 
 /**
@@ -246,42 +261,19 @@ static const struct fd_hw_ops fairdie_rdrand_ops = {
 int fairdie_source_hw(u32 source, bool nonblock, const bool *served,
 		      u64 *word, u64 *retries)
 {
-	void *ctx = (void *)served;
+	struct fairdie_hw_waiter waiter = { .served = served };
 	int err;
 
-	if (source == FAIRDIE_SRC_RDSEED)
-		err = fd_hw_fetch(&fairdie_rdseed_ops, ctx, nonblock,
-				  FD_HW_WAIT_ALIVE, word, retries);
-	else
-		err = fd_hw_fetch(&fairdie_rdrand_ops, ctx, nonblock,
-				  FD_HW_WAIT_ALIVE, word, retries);
+	if (WARN_ON_ONCE(source >= FAIRDIE_SOURCES ||
+			 !fairdie_hw_ops[source].once))
+		return -ENODEV;
+	err = fd_hw_fetch(&fairdie_hw_ops[source], &waiter, nonblock,
+			  FD_HW_WAIT_ALIVE, word, retries);
 	if (err == -EIO)
 		pr_warn_ratelimited("%s delivered nothing to anyone for a second\n",
 				    fairdie_source_name(source));
 	return err;
 }
-
-/* The hwrng core's thread has no signals: nap until it unregisters us. */
-static int fairdie_hwrng_nap(void *ctx)
-{
-	return hwrng_msleep(ctx, 1) ? -EINTR : 0;
-}
-
-static const struct fd_hw_ops fairdie_hwrng_rdseed_ops = {
-	.once = fairdie_rdseed_once,
-	.relax = fairdie_hw_relax,
-	.nap = fairdie_hwrng_nap,
-	.now = fairdie_hw_now,
-	.heard = fairdie_rdseed_heard,
-};
-
-static const struct fd_hw_ops fairdie_hwrng_rdrand_ops = {
-	.once = fairdie_rdrand_once,
-	.relax = fairdie_hw_relax,
-	.nap = fairdie_hwrng_nap,
-	.now = fairdie_hw_now,
-	.heard = fairdie_rdrand_heard,
-};
 
 /**
  * fairdie_hwrng_deadline() - when a read of the hwrng that starts now must
@@ -326,13 +318,15 @@ bool fairdie_hwrng_late(u64 deadline)
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries)
 {
+	struct fairdie_hw_waiter waiter = { .rng = rng };
 	u64 now = fairdie_hw_now(NULL);
 	int err;
 
-	err = fd_hw_fetch(source == FAIRDIE_SRC_RDSEED ?
-			  &fairdie_hwrng_rdseed_ops : &fairdie_hwrng_rdrand_ops,
-			  rng, nonblock, deadline > now ? deadline - now : 0,
-			  word, retries);
+	if (WARN_ON_ONCE(source >= FAIRDIE_SOURCES ||
+			 !fairdie_hw_ops[source].once))
+		return -ENODEV;
+	err = fd_hw_fetch(&fairdie_hw_ops[source], &waiter, nonblock,
+			  deadline > now ? deadline - now : 0, word, retries);
 	return err == -ETIMEDOUT ? -EAGAIN : err;
 }
 
