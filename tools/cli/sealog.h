@@ -78,6 +78,70 @@ int fdc_request_from_json(json_t *rec, struct fdc_request *req,
 			  const char **argv, size_t max);
 const char *fdc_str(json_t *rec, const char *key);
 json_t *fdc_parse_record(const char *line, size_t len);
+/* Arguments a request may have in a log (as fdc_request_from_json()). */
+#define FDC_REQUEST_ARGS	64
+
+/**
+ * enum fdc_pv - what a revealed record's "public_value" is
+ * @FDC_PV_BAD: missing, or neither null nor a string without NUL
+ * @FDC_PV_NULL: null (a draw sealed with none)
+ * @FDC_PV_STR: a string without NUL
+ */
+enum fdc_pv { FDC_PV_BAD, FDC_PV_NULL, FDC_PV_STR };
+
+/**
+ * struct fdc_record - the members of a record that verify reads
+ * @json: the record as jansson read it, or NULL when it is in the
+ *	canonical layout and was read without a tree (fdc_record_read())
+ * @seq: "seq", an integer
+ * @type: "type", a string
+ * @prev: "prev", or NULL when missing or not a string without NUL (so for
+ *	every string member below)
+ * @key: "key"
+ * @req_ok: "request" (and "input") make a request (fdc_request_from_json())
+ * @req: that request
+ * @argv: its arguments
+ * @request_array: "request" is an array
+ * @public: "public"
+ * @commitment: "commitment"
+ * @sealed_ok: "sealed" is an integer
+ * @sealed: its value
+ * @pv: what "public_value" is
+ * @public_value: its string for %FDC_PV_STR
+ * @secret: "secret"
+ * @outcome: "outcome"
+ * @outcome_len: its length
+ * @source: "source"
+ * @buf: room for the canonical reading (the line's strings, unescaped)
+ * @cap: its size
+ */
+struct fdc_record {
+	json_t *json;
+	u64 seq;
+	const char *type;
+	const char *prev;
+	const char *key;
+	bool req_ok;
+	struct fdc_request req;
+	const char *argv[FDC_REQUEST_ARGS];
+	bool request_array;
+	const char *public;
+	const char *commitment;
+	bool sealed_ok;
+	long long sealed;
+	enum fdc_pv pv;
+	const char *public_value;
+	const char *secret;
+	const char *outcome;
+	size_t outcome_len;
+	const char *source;
+	char *buf;
+	size_t cap;
+};
+
+int fdc_record_read(struct fdc_record *r, const char *line, size_t len,
+		    bool canonical);
+void fdc_record_done(struct fdc_record *r);
 int fdc_draw_run(const struct fdc_config *cfg, const struct fdc_request *req,
 		 char **out, size_t *len);
 int fdc_draw_sealed(const u8 key[FDC_HASH_BYTES],
