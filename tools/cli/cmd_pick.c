@@ -287,13 +287,8 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 		fdc_progress_output(NULL);
 	ret = fdc_pick_draws(cfg, &d, count, fdc_faces_put, &o);
 	if (!ret && json) {
-		if (!stats) {
-			fdc_json_close();
-			fdc_json_key("dice");
-			fdc_json_array();
-			fdc_json_close();
-			fdc_json_close();
-		}
+		if (!stats)
+			fdc_roll_json_end(NULL, 0);
 		fdc_json_close();
 		fdc_json_key("stats");
 		fdc_json_array();

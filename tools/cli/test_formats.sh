@@ -206,6 +206,19 @@ name=shuffle_stats_inside_json
 t 0 "$name" "$bin" $s shuffle --stats --json 3 &&
 	has "$tmp/out" '"stats": {"items": 3, "runs": 1, "each": 3, "repeat": false, ' "$name" &&
 	same "$(cat "$tmp/err")" "" "$name: nothing on standard error"
+# Every road a roll takes closes its object alike (one helper writes it):
+# a plain die, an expression, -v, --sides and --weights each give "expr",
+# "repeat", "totals" and "dice", in that order, "dice" empty without -v.
+name=json_roll_object_every_road
+for a in "d6 -n 3:0" "2d6 -n 3:0" "-v 2d6 -n 3:3" "--sides=10 -n 3:0" \
+	"--weights=1,2,3 -n 3:0"; do
+	# shellcheck disable=SC2086
+	t 0 "$name: $a" "$bin" $s roll --json ${a%:*} &&
+		same "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["rolls"]
+print(len(r), list(r[0]), len(r[0]["totals"]), len(r[0]["dice"]))' "$tmp/out")" \
+			"1 ['expr', 'repeat', 'totals', 'dice'] 3 ${a#*:}" "$name: $a"
+done
 
 # --- the man page -----------------------------------------------------------
 name=man_page_groff_clean
