@@ -113,6 +113,25 @@ t 2 "$name" "$bin" --seed=1 roll 18446744073709551616 &&
 	has "$tmp/err" "number too large at position 1 (at most 2^64-1)" "$name"
 t 1 "$name" "$bin" --seed=1 roll --stats d18446744073709551615 &&
 	has "$tmp/err" "stay within +-2^62" "$name: --stats"
+# One die kept of a one-roll group never leaves 64 bits, though the roll's
+# sum could: {1d18446744073709551615+1d6}k1 was refused for that sum. The
+# sum itself and two dice kept still are, with the message they always had.
+name=one_kept_die_within_64_bits
+for e in '{1d18446744073709551615+1d6}k1' '{2d18446744073709551615}k1' \
+	'{{2d18446744073709551615}k1, 3}k1'; do
+	t 0 "$name" "$bin" --seed=1 roll -n 1000 "$e" &&
+		awk '!/^[0-9]+$/ || length($0) > 20 || length($0) < 8 ||
+			(length($0) == 20 && $0 > "18446744073709551615") { bad = 1 }
+			END { exit bad || NR != 1000 }' "$tmp/out" && pass ||
+		fail "$name: $e: $(head -n 3 "$tmp/out")"
+done
+t 0 "$name" "$bin" --seed=1 roll -n 1000 '{1d18446744073709551615+1d6}>7' &&
+	same "$(sort -u "$tmp/out" | tr '\n' ' ')" "1 " "$name: >7 counts the big die"
+for e in '{1d18446744073709551615+1d6}k2' '{1d18446744073709551615+1d6}' \
+	'{1d18446744073709551615+1d6,5}k1'; do
+	t 2 "$name" "$bin" --seed=1 roll "$e" &&
+		has "$tmp/err" "a value could leave 64 bits, beyond 2^64-1 (near position 27)" "$name: $e"
+done
 
 # --- one versioned JSON schema a command -----------------------------------
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
