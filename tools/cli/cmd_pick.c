@@ -221,7 +221,7 @@ static void fdc_weights_stats(const struct fdc_wdie *d, const char *list,
 		fdc_json_close();
 		return;
 	}
-	printf("%8s %10s %9s %9s\n", "face", "count", "observed", "exact");
+	printf("%8s %10s %9s %9s\n", "total", "count", "observed", "exact");
 	for (f = 0; f < d->count; f++)
 		printf("%8u %10llu %9.6f %9.6f\n", f + 1,
 		       (unsigned long long)hist[f], (double)hist[f] / n,

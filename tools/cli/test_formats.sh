@@ -220,6 +220,13 @@ name=json_weights_as_expressions
 t 0 "$name" "$bin" $s roll --json --weights=1,2 --stats -n 30 &&
 	has "$tmp/out" '{"total": 2, "count": ' "$name" &&
 	has "$tmp/out" '"probability": 0.66666666666666663, "exact": "2/3"}' "$name"
+# The text table of --weights --stats heads its column "total", as an
+# expression's table and its own JSON do (it said "face").
+name=weights_stats_text_like_expressions
+t 0 "$name" "$bin" $s roll --stats -n 30 d2 &&
+	expr_head=$(sed -n 2p "$tmp/out") &&
+	t 0 "$name" "$bin" $s roll --weights=1,2 --stats -n 30 &&
+	same "$(head -n 1 "$tmp/out")" "$expr_head" "$name"
 # shuffle --stats --json: the counts in the document, nothing on stderr.
 name=shuffle_stats_inside_json
 t 0 "$name" "$bin" $s shuffle --stats --json 3 &&
