@@ -3,10 +3,8 @@
  * fairdie tool - 'fairdie verify LOG': every record of a log of draws
  * checked, every revealed outcome drawn again.
  *
- * In the order of the log, each line is read (fdc_record_read(): a sealed
- * or revealed record in the canonical layout as it stands, any other line
- * with jansson, both giving the same members); a record must be a fairdie
- * record, numbered one more than the one before, holding the
+ * In the order of the log, each line is read with jansson; a record must
+ * be a fairdie record, numbered one more than the one before, holding the
  * SHA-256 of the line before (chain); a reveal must open a sealed record
  * of the same log not opened before, its secret must give the sealed
  * commitment (commitment), a public value must be given exactly when the
@@ -51,29 +49,12 @@ static const char fdc_verify_help[] =
 "                          where a link breaks)\n";
 
 /**
- * struct fdc_sealed - what verify keeps of a sealed record until its reveal
- * @commitment: its commitment
- * @argc: the number of its request's arguments
- * @has_input: its request holds a FILE's content
- * @input_len: the content's length
- * @strs: the arguments and the public value's name, each NUL-terminated,
- *	then the content
- */
-struct fdc_sealed {
-	u8 commitment[FDC_HASH_BYTES];
-	size_t argc;
-	bool has_input;
-	size_t input_len;
-	char strs[];
-};
-
-/**
- * struct fdc_seal_slot - what verify keeps of a record
- * @sealed: a sealed record not revealed yet, or NULL
+ * struct fdc_seal_slot - what verify keeps of a sealed record
+ * @rec: the record
  * @revealed: the record that revealed it, 0 while none did
  */
 struct fdc_seal_slot {
-	struct fdc_sealed *sealed;
+	json_t *rec;
 	u64 revealed;
 };
 
@@ -82,7 +63,7 @@ struct fdc_seal_slot {
  * @path: the log, quoted for messages
  * @pub: the key every record must be signed with
  * @have_key: @pub is known (--key, or the first record's)
- * @slots: the records by number (index seq - 1)
+ * @slots: the sealed records by number (index seq - 1)
  * @n: how many records were read
  * @cap: room in @slots
  * @line: the current record's line
@@ -124,163 +105,112 @@ static int fdc_fail(struct fdc_verify *v, u64 seq, const char *what,
 	return FDC_EXIT_FAILURE;
 }
 
-/* A copy of what a reveal needs of the sealed record @r. */
-static struct fdc_sealed *fdc_sealed_keep(const struct fdc_record *r,
-					  const u8 *commitment)
-{
-	size_t i, n = strlen(r->public) + 1 + r->req.input_len, len;
-	struct fdc_sealed *s;
-	char *p;
-
-	for (i = 0; i < r->req.argc; i++)
-		n += strlen(r->req.argv[i]) + 1;
-	s = malloc(sizeof(*s) + n);
-	if (!s)
-		return NULL;
-	memcpy(s->commitment, commitment, FDC_HASH_BYTES);
-	s->argc = r->req.argc;
-	s->has_input = r->req.input;
-	s->input_len = r->req.input_len;
-	p = s->strs;
-	for (i = 0; i < r->req.argc; i++) {
-		len = strlen(r->req.argv[i]) + 1;
-		memcpy(p, r->req.argv[i], len);
-		p += len;
-	}
-	len = strlen(r->public) + 1;
-	memcpy(p, r->public, len);
-	if (s->has_input)
-		memcpy(p + len, r->req.input, s->input_len);
-	return s;
-}
-
-/* The request and public value's name kept in @s. */
-static const char *fdc_sealed_request(const struct fdc_sealed *s,
-				      struct fdc_request *req,
-				      const char **argv)
-{
-	const char *p = s->strs, *name;
-	size_t i;
-
-	memset(req, 0, sizeof(*req));
-	for (i = 0; i < s->argc; i++) {
-		argv[i] = p;
-		p += strlen(p) + 1;
-	}
-	argv[i] = NULL;
-	req->argv = argv;
-	req->argc = s->argc;
-	name = p;
-	if (s->has_input) {
-		req->input = p + strlen(p) + 1;
-		req->input_len = s->input_len;
-	}
-	return name;
-}
-
 /* A sealed record: what a reveal needs is there and well formed. */
-static int fdc_verify_sealed(struct fdc_verify *v, struct fdc_record *r,
-			     u64 seq)
+static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
 {
+	const char *argv[64], *c = fdc_str(rec, "commitment");
+	struct fdc_request req;
 	u8 h[FDC_HASH_BYTES];
 
-	if (!r->public || !r->commitment ||
-	    fdc_unhex(h, r->commitment, FDC_HASH_BYTES) || !r->req_ok)
+	if (!fdc_str(rec, "public") || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
+	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
 		return fdc_fail(v, seq, "record",
 				"a sealed record needs request, public and commitment");
-	if (fdc_request_check(&r->req, true))
+	if (fdc_request_check(&req, true))
 		return fdc_fail(v, seq, "record",
 				"not a request a sealed draw takes");
-	v->slots[seq - 1].sealed = fdc_sealed_keep(r, h);
-	if (!v->slots[seq - 1].sealed) {
-		fdc_err("%s: out of memory", v->path);
-		return FDC_EXIT_FAILURE;
-	}
+	v->slots[seq - 1].rec = json_incref(rec);
 	return 0;
 }
 
 /* A revealed record: commitment, public value, outcome drawn again. */
-static int fdc_verify_revealed(struct fdc_verify *v, struct fdc_record *r,
-			       u64 seq)
+static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 {
 	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], skey[FDC_HASH_BYTES];
-	const char *argv[FDC_REQUEST_ARGS], *name;
+	const char *argv[64], *shex = fdc_str(rec, "secret"), *name, *want;
+	json_t *s = json_object_get(rec, "sealed");
+	json_t *pv = json_object_get(rec, "public_value");
 	struct fdc_request req;
 	struct fdc_seal_slot *slot;
 	char why[160], *out;
-	long long at = r->sealed;
+	json_int_t at;
 	size_t len;
-	bool none, given;
 	int ret;
 
-	if (!r->sealed_ok || !r->secret || r->pv == FDC_PV_BAD ||
-	    !r->outcome || fdc_unhex(secret, r->secret, FDC_SECRET_BYTES))
+	if (!json_is_integer(s) || !shex || (!json_is_null(pv) &&
+					     !fdc_str(rec, "public_value")) ||
+	    !fdc_str(rec, "outcome") || fdc_unhex(secret, shex,
+						  FDC_SECRET_BYTES))
 		return fdc_fail(v, seq, "record",
 				"a revealed record needs sealed, public_value, secret and outcome");
+	at = json_integer_value(s);
 	if (at < 1 || (u64)at >= seq ||
-	    (!v->slots[at - 1].sealed && !v->slots[at - 1].revealed)) {
+	    (!v->slots[at - 1].rec && !v->slots[at - 1].revealed)) {
 		snprintf(why, sizeof(why),
-			 "it opens record %lld, no earlier sealed record", at);
+			 "it opens record %lld, no earlier sealed record",
+			 (long long)at);
 		return fdc_fail(v, seq, "reveal", why);
 	}
 	slot = &v->slots[at - 1];
 	if (slot->revealed) {
 		snprintf(why, sizeof(why), "record %lld was revealed already, in record %llu",
-			 at, (unsigned long long)slot->revealed);
+			 (long long)at, (unsigned long long)slot->revealed);
 		return fdc_fail(v, seq, "reveal", why);
 	}
 	/* The sealed record was checked when it was read. */
-	name = fdc_sealed_request(slot->sealed, &req, argv);
+	fdc_request_from_json(slot->rec, &req, argv, ARRAY_SIZE(argv));
+	name = fdc_str(slot->rec, "public");
 	fdc_commitment(c, secret, name, &req);
-	if (memcmp(c, slot->sealed->commitment, FDC_HASH_BYTES)) {
+	fdc_unhex(skey, fdc_str(slot->rec, "commitment"), FDC_HASH_BYTES);
+	if (memcmp(c, skey, FDC_HASH_BYTES)) {
 		snprintf(why, sizeof(why), "the secret does not open the commitment of record %lld",
-			 at);
+			 (long long)at);
 		return fdc_fail(v, seq, "commitment", why);
 	}
-	/* A value is given for none, or none for a named one. */
-	none = !strcmp(name, "none");
-	given = r->pv != FDC_PV_NULL;
-	if (none == given ||
-	    (r->pv == FDC_PV_STR && !*r->public_value))
-		return fdc_fail(v, seq, "public value", none ?
+	if (!strcmp(name, "none") != json_is_null(pv) ||
+	    (!json_is_null(pv) && !*fdc_str(rec, "public_value")))
+		return fdc_fail(v, seq, "public value", !strcmp(name, "none") ?
 				"a public value for a record sealed with none" :
 				"no public value for a record that names one");
-	fdc_stream_key(skey, secret, r->pv == FDC_PV_NULL ? NULL :
-		       r->public_value, &req);
+	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL :
+		       fdc_str(rec, "public_value"), &req);
 	if (fdc_draw_sealed(skey, &req, &out, &len))
 		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
-	ret = len != r->outcome_len || memcmp(out, r->outcome, len);
+	want = json_string_value(json_object_get(rec, "outcome"));
+	ret = len != json_string_length(json_object_get(rec, "outcome")) ||
+	      memcmp(out, want, len);
 	free(out);
 	if (ret)
 		return fdc_fail(v, seq, "outcome",
 				"the request drawn again from secret and public value gives another outcome");
 	/* Only the fact is kept: a year of draws fits in little memory. */
 	slot->revealed = seq;
-	free(slot->sealed);
-	slot->sealed = NULL;
+	json_decref(slot->rec);
+	slot->rec = NULL;
 	return 0;
 }
 
 /* A receipt: its members are there (its draw cannot be replayed). */
-static int fdc_verify_receipt(struct fdc_verify *v, struct fdc_record *r,
-			      u64 seq)
+static int fdc_verify_receipt(struct fdc_verify *v, json_t *rec, u64 seq)
 {
-	if (!r->request_array || !r->outcome || !r->source)
+	if (!json_is_array(json_object_get(rec, "request")) ||
+	    !fdc_str(rec, "outcome") || !fdc_str(rec, "source"))
 		return fdc_fail(v, seq, "record",
 				"a receipt needs request, outcome and source");
 	return 0;
 }
 
 /* Record @seq, on v->line: chain, key, then what its type asks. */
-static int fdc_verify_one(struct fdc_verify *v, struct fdc_record *r,
-			  u64 seq)
+static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
 {
+	const char *prev = fdc_str(rec, "prev"), *key = fdc_str(rec, "key");
+	const char *type = fdc_str(rec, "type");
 	char want[2 * FDC_HASH_BYTES + 1], why[160];
 	u8 h[FDC_HASH_BYTES], k[FDC_KEY_BYTES];
 
 	if (seq == 1) {
 		/* The first record names the key. */
-		if (!r->key || fdc_unhex(k, r->key, FDC_KEY_BYTES))
+		if (!key || fdc_unhex(k, key, FDC_KEY_BYTES))
 			return fdc_fail(v, seq, "record",
 					"the first record names no key");
 		if (!v->have_key)
@@ -294,7 +224,8 @@ static int fdc_verify_one(struct fdc_verify *v, struct fdc_record *r,
 	if (v->prev_line)
 		fdc_sha256(h, v->prev_line, v->prev_len);
 	fdc_hex(want, h, FDC_HASH_BYTES);
-	if (!r->prev || strcmp(r->prev, want) || r->seq != seq) {
+	if (!prev || strcmp(prev, want) ||
+	    (u64)json_integer_value(json_object_get(rec, "seq")) != seq) {
 		/* Which side of the broken link changed? */
 		if (v->prev_line && !v->prev_signed &&
 		    !fdc_line_signed(v->prev_line, v->prev_len, v->pub)) {
@@ -304,17 +235,44 @@ static int fdc_verify_one(struct fdc_verify *v, struct fdc_record *r,
 		}
 		snprintf(why, sizeof(why), "it is not the record that follows record %llu (%s)",
 			 (unsigned long long)seq - 1,
-			 r->seq != seq ? "its number differs" :
+			 (u64)json_integer_value(json_object_get(rec, "seq")) != seq ?
+			 "its number differs" :
 			 "a record deleted, inserted or moved");
 		return fdc_fail(v, seq, "chain", why);
 	}
-	if (!strcmp(r->type, "sealed"))
-		return fdc_verify_sealed(v, r, seq);
-	if (!strcmp(r->type, "revealed"))
-		return fdc_verify_revealed(v, r, seq);
-	if (!strcmp(r->type, "receipt"))
-		return fdc_verify_receipt(v, r, seq);
+	if (!strcmp(type, "sealed"))
+		return fdc_verify_sealed(v, rec, seq);
+	if (!strcmp(type, "revealed"))
+		return fdc_verify_revealed(v, rec, seq);
+	if (!strcmp(type, "receipt"))
+		return fdc_verify_receipt(v, rec, seq);
 	return fdc_fail(v, seq, "record", "unknown type");
+}
+
+/*
+ * The record on v->line, read with jansson: the signature member at its
+ * end is taken apart by fdc_line_signed(), the rest read here.
+ */
+static json_t *fdc_verify_parse(struct fdc_verify *v, char **body,
+				size_t *cap)
+{
+	size_t n;
+
+	if (v->len < FDC_SIG_SUFFIX_LEN + 2 ||
+	    memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
+		   sizeof(FDC_SIG_PREFIX) - 1))
+		return fdc_parse_record(v->line, v->len);
+	n = v->len - FDC_SIG_SUFFIX_LEN + 1;
+	if (n > *cap) {
+		free(*body);
+		*cap = 2 * n;
+		*body = malloc(*cap);
+		if (!*body)
+			return NULL;
+	}
+	memcpy(*body, v->line, n - 1);
+	(*body)[n - 1] = '}';
+	return fdc_parse_record(*body, n);
 }
 
 /* The log, mapped (read-only): a year of draws is read at once. */
@@ -367,13 +325,14 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fdc_verify v = { 0 };
-	struct fdc_record rec = { 0 };
 	u64 counts[3] = { 0 };
 	struct fdc_keys k;
 	const char *end;
 	bool all = false;
-	char *buf, hex[2 * FDC_KEY_BYTES + 1];
+	char *buf, *body = NULL, hex[2 * FDC_KEY_BYTES + 1];
+	size_t cap = 0;
 	size_t len, i;
+	json_t *rec;
 	int c, ret = FDC_EXIT_FAILURE;
 
 	while ((c = fdc_getopt(cfg, argc, argv, "h", opts)) != -1) {
@@ -421,7 +380,8 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			memset(s + v.n, 0, (v.cap - v.n) * sizeof(*s));
 			v.slots = s;
 		}
-		if (fdc_record_read(&rec, v.line, v.len, true)) {
+		rec = fdc_verify_parse(&v, &body, &cap);
+		if (!rec) {
 			/* A first line with no signature is no record at all. */
 			if (!v.n && (v.len < FDC_SIG_SUFFIX_LEN ||
 				     memcmp(v.line + v.len - FDC_SIG_SUFFIX_LEN,
@@ -434,7 +394,8 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			goto out;
 		}
 		v.n++;
-		c = fdc_verify_one(&v, &rec, v.n);
+		c = fdc_verify_one(&v, rec, v.n);
+		json_decref(rec);
 		if (c)
 			goto out;
 		v.prev_signed = false;
@@ -454,7 +415,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < v.n; i++)
-		if (v.slots[i].sealed || v.slots[i].revealed)
+		if (v.slots[i].rec || v.slots[i].revealed)
 			counts[v.slots[i].revealed ? 1 : 0]++;
 	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
 	printf("%s: %llu records hold: %llu draws revealed, ", v.path,
@@ -468,9 +429,9 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 	ret = fdc_finish_output();
 out:
 	for (i = 0; i < v.n; i++)
-		free(v.slots[i].sealed);
+		json_decref(v.slots[i].rec);
 	free(v.slots);
-	fdc_record_done(&rec);
+	free(body);
 	free((char *)v.path);
 	if (len)
 		munmap(buf, len);

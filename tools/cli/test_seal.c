@@ -5,13 +5,8 @@
  * the stream's first bytes and the outcome are computed again and must be
  * those written in the file.
  *
- *	test_seal FILE		check FILE, then verify's reader (below)
+ *	test_seal FILE		check FILE
  *	test_seal --print	write the vectors (made from the table below)
- *
- * verify reads a record in the canonical layout without jansson
- * (fdc_record_read()): on a log of every kind of record, and on each of
- * its lines with any byte changed to one of a few telling ones or deleted,
- * that reading and jansson's must give the same members, or both refuse.
  *
  * The format, one "name: value" per line, a blank line between vectors:
  *	request:    the arguments, separated by single blanks
@@ -28,9 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <nettle/eddsa.h>
 
 #include "sealog.h"
 
@@ -206,193 +198,6 @@ static int fdc_check(char *text, int no)
 	return 0;
 }
 
-static bool fdc_same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-/* The two readings of a record hold the same members. */
-static bool fdc_same_record(const struct fdc_record *a,
-			    const struct fdc_record *b)
-{
-	size_t i;
-
-	if (a->seq != b->seq || !fdc_same_str(a->type, b->type) ||
-	    !fdc_same_str(a->prev, b->prev) || !fdc_same_str(a->key, b->key) ||
-	    !fdc_same_str(a->public, b->public) ||
-	    !fdc_same_str(a->commitment, b->commitment) ||
-	    !fdc_same_str(a->secret, b->secret) ||
-	    !fdc_same_str(a->source, b->source) ||
-	    a->request_array != b->request_array || a->req_ok != b->req_ok ||
-	    a->sealed_ok != b->sealed_ok ||
-	    (a->sealed_ok && a->sealed != b->sealed) || a->pv != b->pv ||
-	    (a->pv == FDC_PV_STR &&
-	     !fdc_same_str(a->public_value, b->public_value)) ||
-	    !a->outcome != !b->outcome ||
-	    (a->outcome && (a->outcome_len != b->outcome_len ||
-			    memcmp(a->outcome, b->outcome, a->outcome_len))))
-		return false;
-	if (!a->req_ok)
-		return true;
-	if (a->req.argc != b->req.argc || !a->req.input != !b->req.input ||
-	    a->req.input_len != b->req.input_len ||
-	    (a->req.input && memcmp(a->req.input, b->req.input,
-				    a->req.input_len)))
-		return false;
-	for (i = 0; i < a->req.argc; i++)
-		if (strcmp(a->req.argv[i], b->req.argv[i]))
-			return false;
-	return true;
-}
-
-static struct fdc_record fdc_ra, fdc_rb;
-
-/* Read @line both ways: 1 when they differ, *@canonical how it was read. */
-static int fdc_reader_compare(const char *line, size_t len, bool *canonical)
-{
-	struct fdc_record *a = &fdc_ra, *b = &fdc_rb;
-	int ra = fdc_record_read(a, line, len, true);
-	int rb = fdc_record_read(b, line, len, false);
-
-	*canonical = !ra && !a->json;
-	if (ra != rb || (!ra && !fdc_same_record(a, b))) {
-		printf("FAIL: reader: the two readings differ on: %.*s\n",
-		       (int)len, line);
-		return 1;
-	}
-	return 0;
-}
-
-/* Append a sealed record and its reveal for vector @v to @log. */
-static int fdc_reader_pair(struct fdc_log *log, const struct fdc_keys *k,
-			   const struct fdc_vec *v, const u8 *secret)
-{
-	char copy[256], hex[2 * FDC_HASH_BYTES + 1], *out;
-	const char *argv[32];
-	struct fdc_request req = { .argv = argv };
-	u8 h[FDC_HASH_BYTES];
-	size_t len;
-	json_t *r;
-
-	snprintf(copy, sizeof(copy), "%s", v->request);
-	req.argc = fdc_split(copy, argv, ARRAY_SIZE(argv));
-	if (v->input) {
-		req.input = v->input;
-		req.input_len = strlen(v->input);
-	}
-	fdc_commitment(h, secret, v->public, &req);
-	fdc_hex(hex, h, FDC_HASH_BYTES);
-	r = fdc_record_new("sealed", log, k);
-	if (!r || fdc_request_to_json(r, &req) ||
-	    json_object_set_new(r, "public", json_string(v->public)) ||
-	    json_object_set_new(r, "commitment", json_string(hex)) ||
-	    fdc_log_append(log, r, k))
-		return -1;
-	fdc_stream_key(h, secret, v->value, &req);
-	if (fdc_draw_sealed(h, &req, &out, &len))
-		return -1;
-	fdc_hex(hex, secret, FDC_SECRET_BYTES);
-	r = fdc_record_new("revealed", log, k);
-	if (!r || json_object_set_new(r, "sealed", json_integer(log->seq)) ||
-	    json_object_set_new(r, "public_value", v->value ?
-				json_string(v->value) : json_null()) ||
-	    json_object_set_new(r, "secret", json_string(hex)) ||
-	    json_object_set_new(r, "outcome", json_stringn(out, len)) ||
-	    fdc_log_append(log, r, k)) {
-		free(out);
-		return -1;
-	}
-	free(out);
-	return 0;
-}
-
-/*
- * A log of every vector sealed and revealed, a pair that only jansson
- * reads (escapes and UTF-8) and a receipt; each line read both ways, then
- * each line with a byte changed or deleted.
- */
-static int fdc_reader_test(void)
-{
-	static const struct fdc_vec odd = {
-		"sample 6 49", NULL, "drand \"quick\"net/round \xc3\xa9",
-		"tab\there, back\\slash"
-	};
-	static const char bytes[] = "\"\\0a,}]:n1-. \t\x7f\x80";
-	char dir[] = "/tmp/fairdie-test-seal-XXXXXX", path[64], *buf, *line;
-	char *end, *mut;
-	struct fdc_keys k = { .have_priv = true };
-	struct fdc_log log;
-	int failed = 0, lines = 0, canonical = 0, tried = 0;
-	size_t len, i, j, n;
-	u8 secret[FDC_SECRET_BYTES];
-	bool c;
-	json_t *r;
-
-	for (i = 0; i < FDC_KEY_BYTES; i++)
-		k.priv[i] = 3 * i + 1;
-	ed25519_sha512_public_key(k.pub, k.priv);
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(path, sizeof(path), "%s/log", dir);
-	if (fdc_log_open(&log, path, &k, false))
-		return 1;
-	for (i = 0; i <= ARRAY_SIZE(fdc_vecs); i++) {
-		for (j = 0; j < FDC_SECRET_BYTES; j++)
-			secret[j] = i + 7 * j;
-		if (fdc_reader_pair(&log, &k, i < ARRAY_SIZE(fdc_vecs) ?
-				    &fdc_vecs[i] : &odd, secret))
-			return 1;
-	}
-	r = fdc_record_new("receipt", &log, &k);
-	if (!r || json_object_set_new(r, "request", json_pack("[sss]", "roll",
-							      "-n", "2")) ||
-	    json_object_set_new(r, "outcome", json_string("4\n1\n")) ||
-	    json_object_set_new(r, "source", json_string("seed")) ||
-	    json_object_set_new(r, "tool_version", json_string("1")) ||
-	    fdc_log_append(&log, r, &k))
-		return 1;
-	fdc_log_close(&log);
-	if (fdc_read_file(path, &buf, &len))
-		return 1;
-	unlink(path);
-	rmdir(dir);
-	mut = malloc(len + 1);
-	for (line = buf; mut && line < buf + len; line = end + 1) {
-		end = memchr(line, '\n', buf + len - line);
-		n = end - line;
-		lines++;
-		failed += fdc_reader_compare(line, n, &c);
-		canonical += c;
-		for (i = 0; i < n && failed < 10; i++) {
-			for (j = 0; j < sizeof(bytes); j++) {
-				memcpy(mut, line, n);
-				if (j + 1 < sizeof(bytes)) {
-					mut[i] = bytes[j];
-					failed += fdc_reader_compare(mut, n, &c);
-				} else {
-					memmove(mut + i, mut + i + 1, n - i - 1);
-					failed += fdc_reader_compare(mut, n - 1, &c);
-				}
-				tried++;
-			}
-		}
-	}
-	fdc_record_done(&fdc_ra);
-	fdc_record_done(&fdc_rb);
-	free(mut);
-	free(buf);
-	/* Not the two sealed records with a FILE, the odd pair, the receipt. */
-	if (lines != 2 * (int)ARRAY_SIZE(fdc_vecs) + 3 ||
-	    canonical != lines - 5) {
-		printf("FAIL: reader: %d of %d lines read in the canonical layout, want %d\n",
-		       canonical, lines, lines - 5);
-		failed++;
-	}
-	printf("%s: reader: %d lines and %d changed ones read both ways\n",
-	       failed ? "FAIL" : "ok", lines, tried);
-	return failed;
-}
-
 int main(int argc, char **argv)
 {
 	char *buf, *p, *end;
@@ -420,7 +225,6 @@ int main(int argc, char **argv)
 		failed++;
 	}
 	free(buf);
-	failed += fdc_reader_test();
 	printf("%d vectors, %d failed\n", no, failed);
 	return failed ? 1 : 0;
 }
