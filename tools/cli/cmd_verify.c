@@ -49,14 +49,62 @@ static const char fdc_verify_help[] =
 "                          where a link breaks)\n";
 
 /**
- * struct fdc_seal_slot - what verify keeps of a sealed record
- * @rec: the record
+ * struct fdc_sealed - what verify keeps of a sealed record until its reveal
+ * @commitment: its commitment
+ * @argc: the number of its request's arguments
+ * @has_input: its request holds a FILE's content
+ * @input_len: the content's length
+ * @strs: the arguments and the public value's name, each NUL-terminated,
+ *	then the content
+ */
+struct fdc_sealed {
+	u8 commitment[FDC_HASH_BYTES];
+	size_t argc;
+	bool has_input;
+	size_t input_len;
+	char strs[];
+};
+
+/**
+ * struct fdc_seal_slot - what verify keeps of a record
+ * @sealed: a sealed record not revealed yet, or NULL
  * @revealed: the record that revealed it, 0 while none did
  */
 struct fdc_seal_slot {
-	json_t *rec;
+	struct fdc_sealed *sealed;
 	u64 revealed;
 };
+
+/*
+ * jansson's memory while verify runs: the tree of one line lives until the
+ * next line is read, so its many small blocks are cut from one region,
+ * emptied before each line, and a block that does not fit comes from
+ * malloc().
+ */
+static struct {
+	char *buf;
+	size_t used;
+	size_t cap;
+} fdc_arena;
+
+static void *fdc_arena_malloc(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n > fdc_arena.cap - fdc_arena.used)
+		return malloc(n);
+	p = fdc_arena.buf + fdc_arena.used;
+	fdc_arena.used += n;
+	return p;
+}
+
+static void fdc_arena_free(void *p)
+{
+	if ((char *)p < fdc_arena.buf ||
+	    (char *)p >= fdc_arena.buf + fdc_arena.cap)
+		free(p);
+}
 
 /**
  * struct fdc_verify - one run of verify
@@ -105,21 +153,81 @@ static int fdc_fail(struct fdc_verify *v, u64 seq, const char *what,
 	return FDC_EXIT_FAILURE;
 }
 
+/* A copy of what a reveal needs of a sealed record. */
+static struct fdc_sealed *fdc_sealed_keep(const struct fdc_request *req,
+					  const char *name,
+					  const u8 *commitment)
+{
+	size_t i, n = strlen(name) + 1 + req->input_len, len;
+	struct fdc_sealed *s;
+	char *p;
+
+	for (i = 0; i < req->argc; i++)
+		n += strlen(req->argv[i]) + 1;
+	s = malloc(sizeof(*s) + n);
+	if (!s)
+		return NULL;
+	memcpy(s->commitment, commitment, FDC_HASH_BYTES);
+	s->argc = req->argc;
+	s->has_input = req->input;
+	s->input_len = req->input_len;
+	p = s->strs;
+	for (i = 0; i < req->argc; i++) {
+		len = strlen(req->argv[i]) + 1;
+		memcpy(p, req->argv[i], len);
+		p += len;
+	}
+	len = strlen(name) + 1;
+	memcpy(p, name, len);
+	if (s->has_input)
+		memcpy(p + len, req->input, s->input_len);
+	return s;
+}
+
+/* The request and the public value's name kept in @s. */
+static const char *fdc_sealed_request(const struct fdc_sealed *s,
+				      struct fdc_request *req,
+				      const char **argv)
+{
+	const char *p = s->strs, *name;
+	size_t i;
+
+	memset(req, 0, sizeof(*req));
+	for (i = 0; i < s->argc; i++) {
+		argv[i] = p;
+		p += strlen(p) + 1;
+	}
+	argv[i] = NULL;
+	req->argv = argv;
+	req->argc = s->argc;
+	name = p;
+	if (s->has_input) {
+		req->input = p + strlen(p) + 1;
+		req->input_len = s->input_len;
+	}
+	return name;
+}
+
 /* A sealed record: what a reveal needs is there and well formed. */
 static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
 {
 	const char *argv[64], *c = fdc_str(rec, "commitment");
+	const char *name = fdc_str(rec, "public");
 	struct fdc_request req;
 	u8 h[FDC_HASH_BYTES];
 
-	if (!fdc_str(rec, "public") || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
+	if (!name || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
 	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
 		return fdc_fail(v, seq, "record",
 				"a sealed record needs request, public and commitment");
 	if (fdc_request_check(&req, true))
 		return fdc_fail(v, seq, "record",
 				"not a request a sealed draw takes");
-	v->slots[seq - 1].rec = json_incref(rec);
+	v->slots[seq - 1].sealed = fdc_sealed_keep(&req, name, h);
+	if (!v->slots[seq - 1].sealed) {
+		fdc_err("%s: out of memory", v->path);
+		return FDC_EXIT_FAILURE;
+	}
 	return 0;
 }
 
@@ -145,7 +253,7 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 				"a revealed record needs sealed, public_value, secret and outcome");
 	at = json_integer_value(s);
 	if (at < 1 || (u64)at >= seq ||
-	    (!v->slots[at - 1].rec && !v->slots[at - 1].revealed)) {
+	    (!v->slots[at - 1].sealed && !v->slots[at - 1].revealed)) {
 		snprintf(why, sizeof(why),
 			 "it opens record %lld, no earlier sealed record",
 			 (long long)at);
@@ -158,11 +266,9 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 		return fdc_fail(v, seq, "reveal", why);
 	}
 	/* The sealed record was checked when it was read. */
-	fdc_request_from_json(slot->rec, &req, argv, ARRAY_SIZE(argv));
-	name = fdc_str(slot->rec, "public");
+	name = fdc_sealed_request(slot->sealed, &req, argv);
 	fdc_commitment(c, secret, name, &req);
-	fdc_unhex(skey, fdc_str(slot->rec, "commitment"), FDC_HASH_BYTES);
-	if (memcmp(c, skey, FDC_HASH_BYTES)) {
+	if (memcmp(c, slot->sealed->commitment, FDC_HASH_BYTES)) {
 		snprintf(why, sizeof(why), "the secret does not open the commitment of record %lld",
 			 (long long)at);
 		return fdc_fail(v, seq, "commitment", why);
@@ -185,8 +291,8 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 				"the request drawn again from secret and public value gives another outcome");
 	/* Only the fact is kept: a year of draws fits in little memory. */
 	slot->revealed = seq;
-	json_decref(slot->rec);
-	slot->rec = NULL;
+	free(slot->sealed);
+	slot->sealed = NULL;
 	return 0;
 }
 
@@ -359,6 +465,13 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_FAILURE;
 	v.path = strdup(fdc_quote(argv[optind]));
 	ret = FDC_EXIT_FAILURE;
+	fdc_arena.cap = 1 << 16;
+	fdc_arena.buf = malloc(fdc_arena.cap);
+	if (!fdc_arena.buf) {
+		fdc_err("%s: out of memory", v.path);
+		goto out;
+	}
+	json_set_alloc_funcs(fdc_arena_malloc, fdc_arena_free);
 	for (v.line = buf; v.line < buf + len; v.line = end + 1) {
 		end = memchr(v.line, '\n', buf + len - v.line);
 		if (!end) {
@@ -380,6 +493,8 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			memset(s + v.n, 0, (v.cap - v.n) * sizeof(*s));
 			v.slots = s;
 		}
+		/* The line before's tree is gone. */
+		fdc_arena.used = 0;
 		rec = fdc_verify_parse(&v, &body, &cap);
 		if (!rec) {
 			/* A first line with no signature is no record at all. */
@@ -415,7 +530,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < v.n; i++)
-		if (v.slots[i].rec || v.slots[i].revealed)
+		if (v.slots[i].sealed || v.slots[i].revealed)
 			counts[v.slots[i].revealed ? 1 : 0]++;
 	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
 	printf("%s: %llu records hold: %llu draws revealed, ", v.path,
@@ -428,8 +543,12 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		       " (the log's own key: give --key KEY.pub to check it is the one you expect)");
 	ret = fdc_finish_output();
 out:
+	json_set_alloc_funcs(malloc, free);
+	free(fdc_arena.buf);
+	fdc_arena.buf = NULL;
+	fdc_arena.cap = 0;
 	for (i = 0; i < v.n; i++)
-		json_decref(v.slots[i].rec);
+		free(v.slots[i].sealed);
 	free(v.slots);
 	free(body);
 	free((char *)v.path);
