@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -134,6 +135,48 @@ struct fdc_verify {
 	bool prev_signed;
 };
 
+/**
+ * struct fdc_members - the members of a record verify reads, each NULL when
+ *	the record has none of that name
+ * @rec: the record
+ * @seq: "seq"
+ * @prev: "prev"
+ * @type: "type"
+ * @key: "key"
+ * @public: "public"
+ * @commitment: "commitment"
+ * @sealed: "sealed"
+ * @public_value: "public_value"
+ * @secret: "secret"
+ * @outcome: "outcome"
+ * @request: "request"
+ * @source: "source"
+ */
+struct fdc_members {
+	json_t *rec;
+	json_t *seq;
+	json_t *prev;
+	json_t *type;
+	json_t *key;
+	json_t *public;
+	json_t *commitment;
+	json_t *sealed;
+	json_t *public_value;
+	json_t *secret;
+	json_t *outcome;
+	json_t *request;
+	json_t *source;
+};
+
+/* @v when it is a string without NUL, else NULL. */
+static const char *fdc_vstr(json_t *v)
+{
+	if (!json_is_string(v) || strlen(json_string_value(v)) !=
+	    json_string_length(v))
+		return NULL;
+	return json_string_value(v);
+}
+
 static const char fdc_unsigned[] =
 	"the record is not signed by the log's key (changed, or added by someone without the key)";
 
@@ -209,15 +252,16 @@ static const char *fdc_sealed_request(const struct fdc_sealed *s,
 }
 
 /* A sealed record: what a reveal needs is there and well formed. */
-static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_sealed(struct fdc_verify *v,
+			     const struct fdc_members *m, u64 seq)
 {
-	const char *argv[64], *c = fdc_str(rec, "commitment");
-	const char *name = fdc_str(rec, "public");
+	const char *argv[64], *c = fdc_vstr(m->commitment);
+	const char *name = fdc_vstr(m->public);
 	struct fdc_request req;
 	u8 h[FDC_HASH_BYTES];
 
 	if (!name || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
-	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
+	    fdc_request_from_json(m->rec, &req, argv, ARRAY_SIZE(argv)))
 		return fdc_fail(v, seq, "record",
 				"a sealed record needs request, public and commitment");
 	if (fdc_request_check(&req, true))
@@ -232,12 +276,13 @@ static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
 }
 
 /* A revealed record: commitment, public value, outcome drawn again. */
-static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_revealed(struct fdc_verify *v,
+			       const struct fdc_members *m, u64 seq)
 {
 	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], skey[FDC_HASH_BYTES];
-	const char *argv[64], *shex = fdc_str(rec, "secret"), *name, *want;
-	json_t *s = json_object_get(rec, "sealed");
-	json_t *pv = json_object_get(rec, "public_value");
+	const char *argv[64], *shex = fdc_vstr(m->secret), *name, *want;
+	const char *value = fdc_vstr(m->public_value);
+	json_t *s = m->sealed, *pv = m->public_value;
 	struct fdc_request req;
 	struct fdc_seal_slot *slot;
 	char why[160], *out;
@@ -245,10 +290,9 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 	size_t len;
 	int ret;
 
-	if (!json_is_integer(s) || !shex || (!json_is_null(pv) &&
-					     !fdc_str(rec, "public_value")) ||
-	    !fdc_str(rec, "outcome") || fdc_unhex(secret, shex,
-						  FDC_SECRET_BYTES))
+	want = fdc_vstr(m->outcome);
+	if (!json_is_integer(s) || !shex || (!json_is_null(pv) && !value) ||
+	    !want || fdc_unhex(secret, shex, FDC_SECRET_BYTES))
 		return fdc_fail(v, seq, "record",
 				"a revealed record needs sealed, public_value, secret and outcome");
 	at = json_integer_value(s);
@@ -274,17 +318,14 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 		return fdc_fail(v, seq, "commitment", why);
 	}
 	if (!strcmp(name, "none") != json_is_null(pv) ||
-	    (!json_is_null(pv) && !*fdc_str(rec, "public_value")))
+	    (!json_is_null(pv) && !*value))
 		return fdc_fail(v, seq, "public value", !strcmp(name, "none") ?
 				"a public value for a record sealed with none" :
 				"no public value for a record that names one");
-	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL :
-		       fdc_str(rec, "public_value"), &req);
+	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL : value, &req);
 	if (fdc_draw_sealed(skey, &req, &out, &len))
 		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
-	want = json_string_value(json_object_get(rec, "outcome"));
-	ret = len != json_string_length(json_object_get(rec, "outcome")) ||
-	      memcmp(out, want, len);
+	ret = len != json_string_length(m->outcome) || memcmp(out, want, len);
 	free(out);
 	if (ret)
 		return fdc_fail(v, seq, "outcome",
@@ -297,20 +338,22 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 }
 
 /* A receipt: its members are there (its draw cannot be replayed). */
-static int fdc_verify_receipt(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_receipt(struct fdc_verify *v,
+			      const struct fdc_members *m, u64 seq)
 {
-	if (!json_is_array(json_object_get(rec, "request")) ||
-	    !fdc_str(rec, "outcome") || !fdc_str(rec, "source"))
+	if (!json_is_array(m->request) || !fdc_vstr(m->outcome) ||
+	    !fdc_vstr(m->source))
 		return fdc_fail(v, seq, "record",
 				"a receipt needs request, outcome and source");
 	return 0;
 }
 
 /* Record @seq, on v->line: chain, key, then what its type asks. */
-static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
+			  u64 seq)
 {
-	const char *prev = fdc_str(rec, "prev"), *key = fdc_str(rec, "key");
-	const char *type = fdc_str(rec, "type");
+	const char *prev = fdc_vstr(m->prev), *key = fdc_vstr(m->key);
+	const char *type = fdc_vstr(m->type);
 	char want[2 * FDC_HASH_BYTES + 1], why[160];
 	u8 h[FDC_HASH_BYTES], k[FDC_KEY_BYTES];
 
@@ -331,7 +374,7 @@ static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
 		fdc_sha256(h, v->prev_line, v->prev_len);
 	fdc_hex(want, h, FDC_HASH_BYTES);
 	if (!prev || strcmp(prev, want) ||
-	    (u64)json_integer_value(json_object_get(rec, "seq")) != seq) {
+	    (u64)json_integer_value(m->seq) != seq) {
 		/* Which side of the broken link changed? */
 		if (v->prev_line && !v->prev_signed &&
 		    !fdc_line_signed(v->prev_line, v->prev_len, v->pub)) {
@@ -341,44 +384,95 @@ static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
 		}
 		snprintf(why, sizeof(why), "it is not the record that follows record %llu (%s)",
 			 (unsigned long long)seq - 1,
-			 (u64)json_integer_value(json_object_get(rec, "seq")) != seq ?
+			 (u64)json_integer_value(m->seq) != seq ?
 			 "its number differs" :
 			 "a record deleted, inserted or moved");
 		return fdc_fail(v, seq, "chain", why);
 	}
 	if (!strcmp(type, "sealed"))
-		return fdc_verify_sealed(v, rec, seq);
+		return fdc_verify_sealed(v, m, seq);
 	if (!strcmp(type, "revealed"))
-		return fdc_verify_revealed(v, rec, seq);
+		return fdc_verify_revealed(v, m, seq);
 	if (!strcmp(type, "receipt"))
-		return fdc_verify_receipt(v, rec, seq);
+		return fdc_verify_receipt(v, m, seq);
 	return fdc_fail(v, seq, "record", "unknown type");
 }
 
-/*
- * The record on v->line, read with jansson: the signature member at its
- * end is taken apart by fdc_line_signed(), the rest read here.
- */
-static json_t *fdc_verify_parse(struct fdc_verify *v, char **body,
-				size_t *cap)
+/* Where the member named @k goes in @m (NULL for one verify does not read). */
+static json_t **fdc_member(struct fdc_members *m, json_t **fairdie,
+			   const char *k)
 {
-	size_t n;
+	static const struct {
+		const char *name;
+		size_t at;
+	} names[] = {
+		{ "seq", offsetof(struct fdc_members, seq) },
+		{ "prev", offsetof(struct fdc_members, prev) },
+		{ "type", offsetof(struct fdc_members, type) },
+		{ "key", offsetof(struct fdc_members, key) },
+		{ "public", offsetof(struct fdc_members, public) },
+		{ "commitment", offsetof(struct fdc_members, commitment) },
+		{ "sealed", offsetof(struct fdc_members, sealed) },
+		{ "public_value", offsetof(struct fdc_members, public_value) },
+		{ "secret", offsetof(struct fdc_members, secret) },
+		{ "outcome", offsetof(struct fdc_members, outcome) },
+		{ "request", offsetof(struct fdc_members, request) },
+		{ "source", offsetof(struct fdc_members, source) },
+	};
+	size_t i;
 
-	if (v->len < FDC_SIG_SUFFIX_LEN + 2 ||
-	    memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
-		   sizeof(FDC_SIG_PREFIX) - 1))
-		return fdc_parse_record(v->line, v->len);
-	n = v->len - FDC_SIG_SUFFIX_LEN + 1;
-	if (n > *cap) {
-		free(*body);
-		*cap = 2 * n;
-		*body = malloc(*cap);
-		if (!*body)
-			return NULL;
+	if (!strcmp(k, "fairdie"))
+		return fairdie;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (k[0] == names[i].name[0] && !strcmp(k, names[i].name))
+			return (json_t **)((char *)m + names[i].at);
+	return NULL;
+}
+
+/*
+ * The record on v->line, read with jansson into @m, its members taken in
+ * one pass (jansson refuses duplicate members and NUL in a member's name):
+ * NULL when it is not a fairdie record (JSON with "fairdie": 1, an integer
+ * "seq" and a string "type", as fdc_parse_record() asks). The signature
+ * member at its end is taken apart by fdc_line_signed(), the rest read
+ * here.
+ */
+static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
+				char **body, size_t *cap)
+{
+	json_t *fairdie = NULL, *val, **at;
+	const char *k, *text = v->line;
+	size_t n = v->len;
+
+	memset(m, 0, sizeof(*m));
+	if (v->len >= FDC_SIG_SUFFIX_LEN + 2 &&
+	    !memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
+		    sizeof(FDC_SIG_PREFIX) - 1)) {
+		n = v->len - FDC_SIG_SUFFIX_LEN + 1;
+		if (n > *cap) {
+			free(*body);
+			*cap = 2 * n;
+			*body = malloc(*cap);
+			if (!*body)
+				return NULL;
+		}
+		memcpy(*body, v->line, n - 1);
+		(*body)[n - 1] = '}';
+		text = *body;
 	}
-	memcpy(*body, v->line, n - 1);
-	(*body)[n - 1] = '}';
-	return fdc_parse_record(*body, n);
+	m->rec = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+			    NULL);
+	json_object_foreach(m->rec, k, val) {
+		at = fdc_member(m, &fairdie, k);
+		if (at)
+			*at = val;
+	}
+	if (!json_is_object(m->rec) || json_integer_value(fairdie) != 1 ||
+	    !json_is_integer(m->seq) || !fdc_vstr(m->type)) {
+		json_decref(m->rec);
+		m->rec = NULL;
+	}
+	return m->rec;
 }
 
 /* The log, mapped (read-only): a year of draws is read at once. */
@@ -431,6 +525,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fdc_verify v = { 0 };
+	struct fdc_members m;
 	u64 counts[3] = { 0 };
 	struct fdc_keys k;
 	const char *end;
@@ -495,7 +590,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		}
 		/* The line before's tree is gone. */
 		fdc_arena.used = 0;
-		rec = fdc_verify_parse(&v, &body, &cap);
+		rec = fdc_verify_parse(&v, &m, &body, &cap);
 		if (!rec) {
 			/* A first line with no signature is no record at all. */
 			if (!v.n && (v.len < FDC_SIG_SUFFIX_LEN ||
@@ -509,7 +604,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			goto out;
 		}
 		v.n++;
-		c = fdc_verify_one(&v, rec, v.n);
+		c = fdc_verify_one(&v, &m, v.n);
 		json_decref(rec);
 		if (c)
 			goto out;
