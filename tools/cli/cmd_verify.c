@@ -139,6 +139,7 @@ struct fdc_verify {
  * struct fdc_members - the members of a record verify reads, each NULL when
  *	the record has none of that name
  * @rec: the record
+ * @fairdie: "fairdie"
  * @seq: "seq"
  * @prev: "prev"
  * @type: "type"
@@ -154,6 +155,7 @@ struct fdc_verify {
  */
 struct fdc_members {
 	json_t *rec;
+	json_t *fairdie;
 	json_t *seq;
 	json_t *prev;
 	json_t *type;
@@ -398,33 +400,28 @@ static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
 	return fdc_fail(v, seq, "record", "unknown type");
 }
 
-/* Where the member named @k goes in @m (NULL for one verify does not read). */
-static json_t **fdc_member(struct fdc_members *m, json_t **fairdie,
-			   const char *k)
+/* Where the member named @k (@len bytes) goes in @m, or NULL. */
+static json_t **fdc_member(struct fdc_members *m, const char *k, size_t len)
 {
+#define FDC_MEMBER(name) { #name, sizeof(#name) - 1, \
+			   offsetof(struct fdc_members, name) }
 	static const struct {
 		const char *name;
+		size_t len;
 		size_t at;
 	} names[] = {
-		{ "seq", offsetof(struct fdc_members, seq) },
-		{ "prev", offsetof(struct fdc_members, prev) },
-		{ "type", offsetof(struct fdc_members, type) },
-		{ "key", offsetof(struct fdc_members, key) },
-		{ "public", offsetof(struct fdc_members, public) },
-		{ "commitment", offsetof(struct fdc_members, commitment) },
-		{ "sealed", offsetof(struct fdc_members, sealed) },
-		{ "public_value", offsetof(struct fdc_members, public_value) },
-		{ "secret", offsetof(struct fdc_members, secret) },
-		{ "outcome", offsetof(struct fdc_members, outcome) },
-		{ "request", offsetof(struct fdc_members, request) },
-		{ "source", offsetof(struct fdc_members, source) },
+		FDC_MEMBER(fairdie), FDC_MEMBER(seq), FDC_MEMBER(prev),
+		FDC_MEMBER(type), FDC_MEMBER(key), FDC_MEMBER(public),
+		FDC_MEMBER(commitment), FDC_MEMBER(sealed),
+		FDC_MEMBER(public_value), FDC_MEMBER(secret),
+		FDC_MEMBER(outcome), FDC_MEMBER(request), FDC_MEMBER(source),
 	};
+#undef FDC_MEMBER
 	size_t i;
 
-	if (!strcmp(k, "fairdie"))
-		return fairdie;
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (k[0] == names[i].name[0] && !strcmp(k, names[i].name))
+		if (len == names[i].len && k[0] == names[i].name[0] &&
+		    !memcmp(k, names[i].name, len))
 			return (json_t **)((char *)m + names[i].at);
 	return NULL;
 }
@@ -440,9 +437,9 @@ static json_t **fdc_member(struct fdc_members *m, json_t **fairdie,
 static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 				char **body, size_t *cap)
 {
-	json_t *fairdie = NULL, *val, **at;
 	const char *k, *text = v->line;
-	size_t n = v->len;
+	size_t n = v->len, klen;
+	json_t *val, **at;
 
 	memset(m, 0, sizeof(*m));
 	if (v->len >= FDC_SIG_SUFFIX_LEN + 2 &&
@@ -462,12 +459,12 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 	}
 	m->rec = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
 			    NULL);
-	json_object_foreach(m->rec, k, val) {
-		at = fdc_member(m, &fairdie, k);
+	json_object_keylen_foreach(m->rec, k, klen, val) {
+		at = fdc_member(m, k, klen);
 		if (at)
 			*at = val;
 	}
-	if (!json_is_object(m->rec) || json_integer_value(fairdie) != 1 ||
+	if (!json_is_object(m->rec) || json_integer_value(m->fairdie) != 1 ||
 	    !json_is_integer(m->seq) || !fdc_vstr(m->type)) {
 		json_decref(m->rec);
 		m->rec = NULL;
