@@ -80,12 +80,14 @@ struct fdc_seal_slot {
  * jansson's memory while verify runs: the tree of one line lives until the
  * next line is read, so its many small blocks are cut from one region,
  * emptied before each line, and a block that does not fit comes from
- * malloc().
+ * malloc() (@spilled tells that the line's tree must be freed the usual
+ * way; a tree wholly in the region goes with it).
  */
 static struct {
 	char *buf;
 	size_t used;
 	size_t cap;
+	bool spilled;
 } fdc_arena;
 
 static void *fdc_arena_malloc(size_t n)
@@ -93,8 +95,10 @@ static void *fdc_arena_malloc(size_t n)
 	void *p;
 
 	n = (n + 15) & ~(size_t)15;
-	if (n > fdc_arena.cap - fdc_arena.used)
+	if (n > fdc_arena.cap - fdc_arena.used) {
+		fdc_arena.spilled = true;
 		return malloc(n);
+	}
 	p = fdc_arena.buf + fdc_arena.used;
 	fdc_arena.used += n;
 	return p;
@@ -587,6 +591,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		}
 		/* The line before's tree is gone. */
 		fdc_arena.used = 0;
+		fdc_arena.spilled = false;
 		rec = fdc_verify_parse(&v, &m, &body, &cap);
 		if (!rec) {
 			/* A first line with no signature is no record at all. */
@@ -602,7 +607,8 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		}
 		v.n++;
 		c = fdc_verify_one(&v, &m, v.n);
-		json_decref(rec);
+		if (fdc_arena.spilled)
+			json_decref(rec);
 		if (c)
 			goto out;
 		v.prev_signed = false;
