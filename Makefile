@@ -161,6 +161,7 @@ VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 # what each run tests); on Debian's kernels, then, the clone test.
 vmtest: vm-module tools
 	$(VM) $(VM_TEST) $(DEBUGK_TEST_ARGS) --modparams "hwrng=rdseed" \
+		--append "random.trust_cpu=0 random.trust-cpu=on" \
 		-- $(DEBUGK_WRAP) sh /root/vmtest.sh
 	$(VM) $(VM_TEST) --qemu "-cpu max,-rdseed" \
 		--append "random.trust_cpu=off random.trust_bootloader=off" \

@@ -169,6 +169,9 @@ int fairdie_hwrng_register(u32 source, u16 quality);
 void fairdie_hwrng_unregister(void);
 const char *fairdie_hwrng_state(void);
 
+/* trust.c */
+bool fairdie_trust_cpu(void);
+
 /* vmfork.c */
 struct device_attribute;
 extern struct device_attribute dev_attr_vm_forks;

@@ -1165,6 +1165,15 @@ static int __init fairdie_parse_hwrng(void)
 		       hwrng);
 		return -EINVAL;
 	}
+	/*
+	 * Never more than random.c grants the same instruction: nothing
+	 * at all when it does not trust the CPU's generator.
+	 */
+	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO && !fairdie_trust_cpu()) {
+		pr_notice("hwrng=%s: not registered, since random.c does not trust the CPU's generator\n",
+			  hwrng);
+		fairdie_hwrng_source = FAIRDIE_SRC_AUTO;
+	}
 	if (fairdie_hwrng_source == FAIRDIE_SRC_RDRAND &&
 	    hwrng_quality > FAIRDIE_RDRAND_QUALITY) {
 		pr_notice("hwrng=rdrand: RDRAND is a DRBG's output, credited at most %u bits per 1024, not %u\n",

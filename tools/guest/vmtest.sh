@@ -7,7 +7,9 @@
 #      built for 32 bits (fairdie_*_test_32), through compat_ioctl
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
-#      RDSEED, then by RDRAND; RDRAND's credit capped at 2 bits per 1024
+#      RDSEED, then by RDRAND; RDRAND's credit capped at 2 bits per 1024;
+#      credited as hwrng_quality says while random.c trusts the CPU (and
+#      not registered at all in the second run, where it does not)
 #   4. statistical batteries over /dev/fairdie: rngtest, ent
 #   5. load: several processes and threads for 30 s; hostile input
 #   6. module lifetime: rmmod refused while open; invalid parameters refused;
@@ -76,6 +78,21 @@ hwrng_rdrand_credit() {
 	echo "hwrng=rdrand hwrng_quality=1000: rng_quality $q, parameter $p"
 	dmesg | grep 'fairdie: hwrng' | tail -n 2
 	[ "$q" -le 2 ] && [ "$p" -le 2 ]
+}
+
+# random.c's trust in the CPU's generator bounds what fairdie credits. This
+# run boots with "random.trust_cpu=0 random.trust-cpu=on" (the last one
+# wins, '-' is '_'): trusted, so hwrng=rdseed is credited what
+# hwrng_quality says, as the hwrng core's rng_quality shows.
+hwrng_trusted() {
+	grep -q 'random.trust_cpu=0 random.trust-cpu=on' /proc/cmdline || return 1
+	rmmod fairdie &&
+		insmod /root/fairdie.ko hwrng=rdseed hwrng_quality=700 || return 1
+	echo fairdie >/sys/class/misc/hw_random/rng_current || return 1
+	q=$(cat /sys/class/misc/hw_random/rng_quality)
+	echo "cmdline: $(cat /proc/cmdline)"
+	echo "hwrng=rdseed hwrng_quality=700: rng_quality $q, fairdie hwrng $(cat /sys/class/misc/fairdie/hwrng)"
+	[ "$q" = 700 ] && [ "$(cat /sys/class/misc/fairdie/hwrng)" = "rdseed ok" ]
 }
 
 fairdie_fips() {
@@ -167,6 +184,20 @@ no_rdseed() {
 	insmod /root/fairdie.ko
 }
 
+# The no-rdseed run boots with random.trust_cpu=off: random.c does not
+# credit the CPU's generator, so fairdie does not either. hwrng=rdrand
+# loads, but registers no hwrng (none in rng_available) and says why.
+hwrng_untrusted() {
+	sys=/sys/class/misc/fairdie
+	rmmod fairdie && insmod /root/fairdie.ko hwrng=rdrand || return 1
+	echo "hwrng=rdrand under random.trust_cpu=off: hwrng $(cat $sys/hwrng), rng_available '$(cat /sys/class/misc/hw_random/rng_available)'"
+	dmesg | grep 'fairdie:.*trust' | tail -n 2
+	[ "$(cat $sys/hwrng)" = off ] || return 1
+	grep -qw fairdie /sys/class/misc/hw_random/rng_available && return 1
+	dmesg | grep -q 'fairdie: hwrng=rdrand: not registered' || return 1
+	rmmod fairdie && insmod /root/fairdie.ko
+}
+
 # The no-rdseed run boots with random.trust_cpu=off random.trust_bootloader=off,
 # so the CRNG is not initialised yet when this runs first: the CRNG source
 # must fail non-blocking reads with EAGAIN, poll() must not say readable,
@@ -185,6 +216,7 @@ crng_not_ready() {
 if [ "${1:-}" = no-rdseed ]; then
 	step crng-not-ready crng_not_ready
 	step no-rdseed no_rdseed
+	step hwrng-untrusted hwrng_untrusted
 	step fairdie_source_test-no-rdseed fairdie_source_test
 	step tool-no-rdseed sh /root/test_vm.sh
 	echo "vmtest: $passed passed, $failed failed"
@@ -202,6 +234,7 @@ step auto-rdseed auto_rdseed
 step hwrng-rngtest-rdseed hwrng_feed rdseed
 step hwrng-rngtest-rdrand hwrng_feed rdrand
 step hwrng-rdrand-credit hwrng_rdrand_credit
+step hwrng-trusted hwrng_trusted
 step fairdie-rngtest fairdie_fips
 step fairdie-ent-vn-rdrand fairdie_ent vn rdrand
 step fairdie-ent-peres-sim fairdie_ent peres sim
