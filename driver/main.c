@@ -943,26 +943,45 @@ static long fairdie_set_weights(struct fairdie_file *f, void __user *argp)
 	return 0;
 }
 
+/*
+ * The weights are copied to a buffer under the lock and out to the user
+ * after it: a fault on the user's buffer (swapped out, or resolved by a
+ * userfaultfd handler that takes its time) never holds up the file's
+ * readers and other ioctls.
+ */
 static long fairdie_get_weights(struct fairdie_file *f, void __user *argp)
 {
 	struct fairdie_weights arg;
-	u64 __user *dst;
+	u32 i, n = 0, room;
+	u64 *buf = NULL;
 	long err = 0;
-	u32 i, n = 0;
 
 	if (copy_from_user(&arg, argp, sizeof(arg)))
 		return -EFAULT;
 	if (arg.flags)
 		return -EINVAL;
-	dst = u64_to_user_ptr(arg.weights);
+	room = min_t(u32, arg.count, FAIRDIE_MAX_FACES);
+	if (room) {
+		buf = kvmalloc_array(room, sizeof(*buf), GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return -ENOMEM;
+	}
 
-	if (mutex_lock_interruptible(&f->lock))
+	if (mutex_lock_interruptible(&f->lock)) {
+		kvfree(buf);
 		return -ERESTARTSYS;
+	}
 	if (f->weights)
 		n = f->weights->count;
-	for (i = 0; i < n && i < arg.count && !err; i++)
-		err = put_user(fd_weights_weight(f->weights, i), dst + i);
+	room = min(room, n);
+	for (i = 0; i < room; i++)
+		buf[i] = fd_weights_weight(f->weights, i);
 	fairdie_unlock(f);
+
+	if (room && copy_to_user(u64_to_user_ptr(arg.weights), buf,
+				 room * sizeof(*buf)))
+		err = -EFAULT;
+	kvfree(buf);
 	if (err)
 		return err;
 	arg.count = n;

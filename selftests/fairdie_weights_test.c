@@ -9,6 +9,9 @@
  * entropy of the weights. See fairdie_test.h for what the programs have
  * in common.
  */
+#include <pthread.h>
+#include <linux/userfaultfd.h>
+
 #include "fairdie_test.h"
 
 FD_D6_VN_FIXTURE(fairdie);
@@ -133,6 +136,97 @@ TEST_F(fairdie, get_weights_errors)
 	arg.count = 11;
 	arg.weights = (uintptr_t)KERNEL_PTR;
 	ASSERT_EQ(EFAULT, xioctl(self->fd, FAIRDIE_IOC_GET_WEIGHTS, &arg));
+}
+
+struct slow_get {
+	int fd;
+	void *dst;
+	int err;
+	int done[2];	/* a pipe: one byte when the ioctl returned */
+};
+
+static void *slow_get_weights(void *p)
+{
+	struct slow_get *g = p;
+	struct fairdie_weights arg = {
+		.weights = (uintptr_t)g->dst, .count = 11, .flags = 0,
+	};
+
+	g->err = xioctl(g->fd, FAIRDIE_IOC_GET_WEIGHTS, &arg);
+	return NULL;
+}
+
+static void *get_sides_then_say(void *p)
+{
+	struct slow_get *g = p;
+	__u64 sides = 0;
+
+	g->err = xioctl(g->fd, FAIRDIE_IOC_GET_SIDES, &sides);
+	if (write(g->done[1], "x", 1) != 1)
+		g->err = errno;
+	return NULL;
+}
+
+/*
+ * GET_WEIGHTS copies out after unlocking the file: while its copy waits
+ * for a page fault (held by a userfaultfd here, until another ioctl of the
+ * same file returned), that ioctl goes through. Copying out under the
+ * lock would hold it back until the fault was resolved; the test then
+ * resolves it after 20 s and fails.
+ */
+TEST_F_TIMEOUT(fairdie, get_weights_copies_out_unlocked, 60)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { .mode = 0 };
+	struct slow_get getter = { .fd = self->fd }, other = { .fd = self->fd };
+	struct pollfd pfd;
+	struct uffd_msg msg;
+	pthread_t t1, t2;
+	long page = sysconf(_SC_PAGESIZE);
+	__u64 *dst;
+	int uffd, said;
+
+	ASSERT_EQ(0, set_weights(self->fd, sum2d6, 11, 0));
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	dst = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(dst != MAP_FAILED);
+	reg.range.start = (uintptr_t)dst;
+	reg.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pipe(other.done));
+
+	getter.dst = dst;
+	ASSERT_EQ(0, pthread_create(&t1, NULL, slow_get_weights, &getter));
+	/* The copy out faults: the event says GET_WEIGHTS waits in it. */
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 20000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, pthread_create(&t2, NULL, get_sides_then_say, &other));
+	pfd = (struct pollfd){ .fd = other.done[0], .events = POLLIN };
+	said = poll(&pfd, 1, 20000);
+	TH_LOG("GET_SIDES %s while GET_WEIGHTS waited in its fault",
+	       said == 1 ? "returned" : "was held back");
+
+	zero.range.start = (uintptr_t)dst;
+	zero.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	ASSERT_EQ(0, pthread_join(t1, NULL));
+	ASSERT_EQ(0, pthread_join(t2, NULL));
+	ASSERT_EQ(1, said);
+	ASSERT_EQ(0, other.err);
+	ASSERT_EQ(0, getter.err);
+	ASSERT_EQ(0, memcmp(dst, sum2d6, sizeof(sum2d6)));
+	close(other.done[0]);
+	close(other.done[1]);
+	munmap(dst, page);
+	close(uffd);
 }
 
 /* A bad SET_WEIGHTS leaves the weights in force as they were. */
