@@ -246,20 +246,29 @@ static void fairdie_set_dry(struct fairdie_file *f)
 	timer_reduce(&f->dry_timer, jiffies + FAIRDIE_DRY_JIFFIES);
 }
 
+/*
+ * Whether the file counts in the device's health ("failed N" in sysfs): from
+ * a hardware source's failure until the file reads again without one, is
+ * reset, changes source or is closed.
+ */
+static void fairdie_count_failed(struct fairdie_file *f, bool failed)
+{
+	failed = failed && fairdie_source_is_hw(f->source);
+	if (f->failed_hw == failed)
+		return;
+	f->failed_hw = failed;
+	if (failed)
+		atomic_inc(&fairdie_counters.failed_files);
+	else
+		atomic_dec(&fairdie_counters.failed_files);
+}
+
+/* The failure latch: reads fail with EIO, poll() says EPOLLERR. */
 static void fairdie_set_failed(struct fairdie_file *f, bool failed)
 {
-	if (f->failed == failed)
-		return;
 	/* fairdie_poll() reads it without the lock. */
 	WRITE_ONCE(f->failed, failed);
-	if (failed) {
-		f->failed_hw = fairdie_source_is_hw(f->source);
-		if (f->failed_hw)
-			atomic_inc(&fairdie_counters.failed_files);
-	} else if (f->failed_hw) {
-		f->failed_hw = false;
-		atomic_dec(&fairdie_counters.failed_files);
-	}
+	fairdie_count_failed(f, failed);
 }
 
 /*
@@ -283,6 +292,30 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->well)
 		fairdie_well_join(f->well, &f->client);
 	fd_sim_restart(&f->sim);
+}
+
+/*
+ * A file learns of its well's health failure once: from the read that
+ * returns EIO (the one that met the failure, or the next one when the
+ * failure ended a read that had delivered rolls already; poll() reports
+ * EPOLLERR until then). That read also leaves the file ready to try
+ * again: its next read rejoins the well, which restarts with a fresh
+ * start-up test, and fails again, after that test's bounded number of
+ * words, if the source is still bad. What the file held is discarded, as
+ * by a RESET; its stats are kept. The simulated coin is a test stream,
+ * judged per file: it stays failed until RESET.
+ */
+static void fairdie_failure_told(struct fairdie_file *f)
+{
+	lockdep_assert_held(&f->lock);
+
+	if (!f->failed || !f->well)
+		return;
+	fairdie_flush(f);
+	/* Still counted in the device's health until a read goes through. */
+	WRITE_ONCE(f->failed, false);
+	fd_pipe_restart(&f->pipe, 1, 2, false, false);
+	fairdie_well_join(f->well, &f->client);
 }
 
 static bool fairdie_interrupted(void *ctx)
@@ -623,6 +656,10 @@ out_unlock:
 		fairdie_set_dry(f);
 	if (f->well)
 		fairdie_well_end_read(f->well, &f->client);
+	if (err == -EIO && !done)
+		fairdie_failure_told(f);
+	else if (done && !f->failed)
+		fairdie_count_failed(f, false);
 	fairdie_unlock(f);
 	/* A partial read wins over the error that ended it. */
 	if (done)

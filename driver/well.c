@@ -17,7 +17,7 @@
  *
  * The start-up test runs once per well: when it is first used and after
  * each health failure. A failure latches the well: every reader that was
- * using it gets EIO (and its file stays failed until FAIRDIE_IOC_RESET),
+ * using it gets EIO (once: its next read rejoins the well, main.c),
  * and the well restarts, with a fresh start-up test, for the first reader
  * that joined it after the failure (a file opened or reset since).
  *
@@ -95,7 +95,7 @@ void fairdie_well_join(struct fairdie_well *w, struct fd_well_client *client)
 static void fairdie_well_failed(struct fairdie_well *w, u32 source)
 {
 	atomic64_inc(&fairdie_counters.health_failures);
-	pr_warn_ratelimited("%s source failed the %s test (well %s, pid %d); its readers fail with EIO until FAIRDIE_IOC_RESET\n",
+	pr_warn_ratelimited("%s source failed the %s test (well %s, pid %d); its readers get EIO\n",
 			    fairdie_source_name(source),
 			    fd_health_name(w->well.pipe.failure),
 			    fairdie_extractor_name(w->well.pipe.extractor),
