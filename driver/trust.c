@@ -30,7 +30,7 @@
 /* Longer than any command line a kernel keeps (bootconfig included). */
 #define FAIRDIE_CMDLINE_MAX	(64 * 1024)
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
 #define FAIRDIE_TRUST_CPU_DEFAULT	true
 #else
 #define FAIRDIE_TRUST_CPU_DEFAULT	IS_ENABLED(CONFIG_RANDOM_TRUST_CPU)
