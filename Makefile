@@ -149,12 +149,13 @@ vm-module: need-deps $(VM_KERNEL_DEP)
 SELFTEST_PROGS = $(patsubst %.c,%,$(wildcard selftests/fairdie_*_test.c))
 VM_TOOLS = --bin tools/fairdie \
 	$(foreach p,$(SELFTEST_PROGS),--bin $(p) --bin $(p)_32) \
-	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread
+	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread \
+	--bin tools/guest/simwords
 
 VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 	$(VM_TOOLS) --bin /usr/bin/rngtest --bin /usr/bin/ent \
 	--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
-	--file tools/guest/vmtest.sh
+	--file tools/guest/vmtest.sh --file tools/guest/collect.sh
 
 # The guest's CPU has RDSEED and RDRAND; a second, short run takes RDSEED
 # away and starts with the CRNG not initialised (tools/guest/vmtest.sh says

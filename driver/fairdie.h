@@ -30,6 +30,25 @@
 struct fairdie_well;
 
 /**
+ * struct fairdie_raw_state - the raw words of FAIRDIE_IOC_GET_RAW
+ *	(driver/raw.c): health tests of their own, never the well's nor those
+ *	of the file's reads
+ * @health: the continuous health tests of the words handed out
+ * @source: the source they judge (FAIRDIE_SRC_x); FAIRDIE_SRC_AUTO, never
+ *	a resolved source, when the next call must start it afresh
+ * @extractor: the extractor whose tolerated bias they judge against
+ * @startup: words still to test and discard: the start-up test
+ * @failed: the tests failed; calls fail with EIO until a restart
+ */
+struct fairdie_raw_state {
+	struct fd_health health;
+	u32 source;
+	u32 extractor;
+	u32 startup;
+	bool failed;
+};
+
+/**
  * struct fairdie_file - everything one open file of /dev/fairdie owns
  * @lock: serialises readers and ioctls of the file
  * @sides: number of faces (of @weights, when set)
@@ -67,6 +86,7 @@ struct fairdie_well;
  *	state, @stage and @crng belong to (driver/vmfork.c)
  * @weights: the weighted die of FAIRDIE_IOC_SET_WEIGHTS, its table in the
  *	same allocation, charged to the opener; NULL for a fair die
+ * @raw: the state of FAIRDIE_IOC_GET_RAW
  */
 struct fairdie_file {
 	struct mutex lock;	/* protects every field below */
@@ -97,6 +117,7 @@ struct fairdie_file {
 	u32 crng_pos;
 	u32 vmfork_gen;
 	struct fd_weights *weights;
+	struct fairdie_raw_state raw;
 };
 
 /**
@@ -137,6 +158,11 @@ int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 
 /* main.c */
 const char *fairdie_extractor_name(u32 extractor);
+void fairdie_unlock(struct fairdie_file *f);
+
+/* raw.c */
+long fairdie_get_raw(struct fairdie_file *f, void __user *argp);
+void fairdie_raw_forget(struct fairdie_file *f);
 
 /* well.c */
 struct fairdie_well *fairdie_well_get(u32 source, u32 extractor);

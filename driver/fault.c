@@ -30,10 +30,16 @@
  *   absent        bit mask of hardware sources reported absent, as on a CPU
  *                 without them: GET_INFO, SET_SOURCE and AUTO see the rest
  *   injected      (read only) tries answered by an injected fault so far
- * and one knob that breaks the driver on purpose, so that a test can show
- * it would catch the bug:
+ * and knobs that break the driver on purpose, so that a test can show it
+ * would catch the bug:
  *   lose_wakeup   1: the read or ioctl that frees an open file does not
  *                 wake its pollers
+ *   modulo_bias   N > 0: reads of a fair die (not a weighted one, not
+ *                 DIJKSTRA) make each roll from N fair bits, at least the
+ *                 bits that hold sides - 1 and at most 64, reduced modulo
+ *                 sides without rejection: the classic wrong scaling (1 on
+ *                 a d6: 3 bits, faces 1 and 2 twice as likely as the
+ *                 others; 8: a byte, 43/256 against 42/256); 0 stops it
  *
  * See Documentation/admin-guide/fairdie.rst, "Fault injection".
  */
@@ -44,6 +50,8 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -62,6 +70,7 @@ static u32 fairdie_fault_sources = BIT(FAIRDIE_SRC_RDSEED) |
 static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
 static bool fairdie_fault_lose;
+static u32 fairdie_fault_modulo;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
 static u32 fairdie_fault_underflow_permille;
 static u32 fairdie_fault_starve_pid;
@@ -153,6 +162,64 @@ u32 fairdie_fault_absent(void)
 bool fairdie_fault_lose_wakeup(void)
 {
 	return READ_ONCE(fairdie_fault_lose);
+}
+
+/**
+ * fairdie_fault_modulo_bits() - the fair bits a roll of a fair die takes
+ *	under the modulo_bias knob
+ * @sides: the die's number of faces
+ *
+ * Return: 0 when the knob is off (or @sides is 1: nothing to draw); else
+ * the knob's value, raised to the bits that hold @sides - 1, at most 64.
+ */
+u32 fairdie_fault_modulo_bits(u64 sides)
+{
+	u32 n = READ_ONCE(fairdie_fault_modulo), need;
+
+	if (!n || sides < 2)
+		return 0;
+	need = fls64(sides - 1);
+	return min_t(u32, max(n, need), 64);
+}
+
+/**
+ * fairdie_fault_modulo_roll() - a roll made the wrong way: @bits fair bits
+ *	modulo @sides, without rejection (the modulo_bias knob)
+ * @p: the file's pipeline, with an extractor other than DIJKSTRA
+ * @ops: its source
+ * @ctx: passed to @ops
+ * @nonblock: the source must not wait
+ * @sides: the die's faces, at least 2
+ * @bits: from fairdie_fault_modulo_bits(@sides)
+ * @out: the roll, in [0, @sides), biased unless @sides divides 2^@bits
+ *
+ * Return: as fd_pipe_roll().
+ */
+int fairdie_fault_modulo_roll(struct fd_pipe *p,
+			      const struct fd_source_ops *ops, void *ctx,
+			      bool nonblock, u64 sides, u32 bits, u64 *out)
+{
+	u64 w, rem;
+	int err;
+
+	if (p->pool.count >= bits) {
+		w = fd_pool_take(&p->pool, bits);
+		p->sampler.bits += bits;
+	} else {
+		err = fd_pipe_fair64(p, ops, ctx, nonblock, &w);
+		if (err)
+			return err;
+		/* The bits not needed serve the next rolls. */
+		if (bits < 64 && fd_pool_room(&p->pool) >= 64 - bits) {
+			fd_pool_put(&p->pool, w >> bits, 64 - bits);
+			p->sampler.bits -= 64 - bits;
+		}
+		if (bits < 64)
+			w &= (1ULL << bits) - 1;
+	}
+	div64_u64_rem(w, sides, &rem);
+	*out = rem;
+	return 0;
 }
 
 static int fairdie_fault_underflow_get(void *data, u64 *val)
@@ -255,6 +322,7 @@ int fairdie_fault_init(void)
 	debugfs_create_x32("absent", 0600, d, &fairdie_fault_absent_mask);
 	debugfs_create_atomic_t("injected", 0400, d, &fairdie_fault_injected);
 	debugfs_create_bool("lose_wakeup", 0600, d, &fairdie_fault_lose);
+	debugfs_create_u32("modulo_bias", 0600, d, &fairdie_fault_modulo);
 	pr_info("fault injection built in: %s/%s\n", "/sys/kernel/debug",
 		KBUILD_MODNAME);
 	return 0;

@@ -9,7 +9,11 @@
 #ifndef _FAIRDIE_FAULT_H
 #define _FAIRDIE_FAULT_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
+
+struct fd_pipe;
+struct fd_source_ops;
 
 #ifdef FAIRDIE_FAULT
 int fairdie_fault_init(void);
@@ -17,6 +21,10 @@ void fairdie_fault_exit(void);
 bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
 u32 fairdie_fault_absent(void);
 bool fairdie_fault_lose_wakeup(void);
+u32 fairdie_fault_modulo_bits(u64 sides);
+int fairdie_fault_modulo_roll(struct fd_pipe *p,
+			      const struct fd_source_ops *ops, void *ctx,
+			      bool nonblock, u64 sides, u32 bits, u64 *out);
 #else
 static inline int fairdie_fault_init(void)
 {
@@ -40,6 +48,19 @@ static inline u32 fairdie_fault_absent(void)
 static inline bool fairdie_fault_lose_wakeup(void)
 {
 	return false;
+}
+
+static inline u32 fairdie_fault_modulo_bits(u64 sides)
+{
+	return 0;
+}
+
+static inline int fairdie_fault_modulo_roll(struct fd_pipe *p,
+					    const struct fd_source_ops *ops,
+					    void *ctx, bool nonblock, u64 sides,
+					    u32 bits, u64 *out)
+{
+	return -EIO;
 }
 #endif
 

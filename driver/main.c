@@ -194,8 +194,12 @@ static bool fairdie_vmfork_check(struct fairdie_file *f)
 	return true;
 }
 
-/* The lock is free again: wake poll() (the caller of a read or an ioctl). */
-static void fairdie_unlock(struct fairdie_file *f)
+/**
+ * fairdie_unlock() - release the file's lock and wake poll(), which waits
+ *	for it to be free (the caller of a read or an ioctl)
+ * @f: the open file, locked
+ */
+void fairdie_unlock(struct fairdie_file *f)
 {
 	mutex_unlock(&f->lock);
 	if (fairdie_fault_lose_wakeup())
@@ -292,6 +296,7 @@ static void fairdie_restart_source(struct fairdie_file *f)
 	if (f->well)
 		fairdie_well_join(f->well, &f->client);
 	fd_sim_restart(&f->sim);
+	fairdie_raw_forget(f);
 }
 
 /*
@@ -365,8 +370,27 @@ static int fairdie_check_health(struct fairdie_file *f, int err)
 	return err;
 }
 
+/*
+ * The fault build's modulo_bias knob (driver/fault.c): the bits a roll of
+ * the file's fair die takes when made the wrong way, or 0 (always, in a
+ * module built without fault injection).
+ */
+static u32 fairdie_modulo_bits(struct fairdie_file *f)
+{
+	if (f->weights || f->extractor == FAIRDIE_EXT_DIJKSTRA)
+		return 0;
+	return fairdie_fault_modulo_bits(f->sides);
+}
+
 static int fairdie_roll(struct fairdie_file *f, bool nonblock, u64 *out)
 {
+	u32 bits = fairdie_modulo_bits(f);
+
+	if (bits)
+		return fairdie_check_health(f,
+			fairdie_fault_modulo_roll(&f->pipe, fairdie_ops(f), f,
+						  nonblock, f->sides, bits,
+						  out));
 	return fairdie_check_health(f, fd_pipe_roll(&f->pipe, fairdie_ops(f),
 						    f, nonblock, out));
 }
@@ -415,6 +439,8 @@ static int fairdie_stage_words(struct fairdie_file *f, bool nonblock,
 static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 {
 	size_t room = sizeof(f->stage);
+	/* The fault build's wrong scaling takes the roll-by-roll road. */
+	bool fast = !fairdie_modulo_bits(f);
 	u64 v, made = 0;
 	int err = 0;
 
@@ -427,10 +453,12 @@ static int fairdie_stage(struct fairdie_file *f, bool nonblock, size_t want)
 		fd_pipe_set_demand(&f->pipe, 8ULL * min(room, want));
 	if (f->format == FAIRDIE_FMT_BINARY) {
 		room = min(room, want) / f->width * f->width;
-		err = fairdie_stage_words(f, nonblock, room, &made);
+		if (fast)
+			err = fairdie_stage_words(f, nonblock, room, &made);
 	}
 	/* Binary rolls: many at a time, the same rolls. */
-	if (!err && f->format == FAIRDIE_FMT_BINARY && f->stage_len < room) {
+	if (!err && fast && f->format == FAIRDIE_FMT_BINARY &&
+	    f->stage_len < room) {
 		u32 n;
 
 		err = fd_pipe_fill(&f->pipe, fairdie_ops(f), f, nonblock,
@@ -1062,6 +1090,8 @@ static long fairdie_ioctl(struct file *file, unsigned int cmd,
 		return fairdie_set_weights(f, argp);
 	case FAIRDIE_IOC_GET_WEIGHTS:
 		return fairdie_get_weights(f, argp);
+	case FAIRDIE_IOC_GET_RAW:
+		return fairdie_get_raw(f, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -72,10 +72,12 @@ int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_roulette(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_extract(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_pick(struct fdc_config *cfg, int argc, char **argv);
+u32 fdc_parse_weights(const char *cmd, const char *list, u64 **out);
 int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 		     bool stats, bool json);
 int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv);
 
 #endif /* _FAIRDIE_CLI_H */

@@ -94,8 +94,15 @@ static int fdc_faces_put(const u64 *faces, size_t k, void *ctx)
 	return 0;
 }
 
-/* W1,W2,... into a new array: its length, or 0 after a one-line error. */
-static u32 fdc_parse_weights(const char *list, u64 **out)
+/**
+ * fdc_parse_weights() - W1,W2,... into a new array
+ * @cmd: the command, for messages
+ * @list: the weights, comma-separated
+ * @out: receives the array, to be freed by the caller
+ *
+ * Return: its length, or 0 after a one-line error.
+ */
+u32 fdc_parse_weights(const char *cmd, const char *list, u64 **out)
 {
 	u32 n = 1, i = 0;
 	const char *p;
@@ -105,7 +112,7 @@ static u32 fdc_parse_weights(const char *list, u64 **out)
 	for (p = list; *p; p++)
 		n += *p == ',';
 	if (n > FD_WEIGHTS_MAX_FACES) {
-		fdc_err("roll: --weights: %u faces: at most %u", n,
+		fdc_err("%s: --weights: %u faces: at most %u", cmd, n,
 			FD_WEIGHTS_MAX_FACES);
 		return 0;
 	}
@@ -118,14 +125,15 @@ static u32 fdc_parse_weights(const char *list, u64 **out)
 		size_t len = strcspn(p, ",");
 
 		if (len >= sizeof(buf)) {
-			fdc_err("roll: --weights: weight %u is too long", i + 1);
+			fdc_err("%s: --weights: weight %u is too long", cmd,
+				i + 1);
 			goto out_free;
 		}
 		memcpy(buf, p, len);
 		buf[len] = '\0';
 		if (fdc_parse_u64(buf, &w[i])) {
-			fdc_err("roll: --weights: weight %u '%s' is not an integer from 0 to 2^64-1",
-				i + 1, fdc_quote(buf));
+			fdc_err("%s: --weights: weight %u '%s' is not an integer from 0 to 2^64-1",
+				cmd, i + 1, fdc_quote(buf));
 			goto out_free;
 		}
 		p += len + (p[len] == ',');
@@ -249,7 +257,7 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 	u32 n;
 	int ret;
 
-	n = fdc_parse_weights(list, &w);
+	n = fdc_parse_weights("roll", list, &w);
 	if (!n)
 		return FDC_EXIT_USAGE;
 	ret = fdc_wdie_init(&d, w, n);

@@ -41,6 +41,8 @@ static const struct fdc_command fdc_commands[] = {
 	{ "stats", fdc_cmd_stats, "show an open file's counters after a sample", true, false },
 	{ "bench", fdc_cmd_bench, "measure rolls per second and source bits per roll",
 	  true, false },
+	{ "collect", fdc_cmd_collect, "capture raw, conditioned and final output for a test lab",
+	  false, false },
 	{ "keygen", fdc_cmd_keygen, "make a key that signs a log of draws", false, false },
 	{ "seal", fdc_cmd_seal, "seal a draw, to be opened by a public value", false, false },
 	{ "reveal", fdc_cmd_reveal, "open a sealed draw and print its outcome", false, false },

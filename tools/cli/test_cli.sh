@@ -76,7 +76,7 @@ input() {
 	printf "$@" >"$tmp/in"
 }
 
-commands="roll shuffle sample craps roulette extract pick config stats bench
+commands="roll shuffle sample craps roulette extract pick config stats bench collect
 keygen seal reveal verify"
 
 # --- help and usage -------------------------------------------------------
@@ -985,6 +985,113 @@ t 1 "pick no items" "$bin" --seed=4 pick "$tmp/empty" &&
 t 2 "pick no file" "$bin" --seed=4 pick
 t 1 "pick missing file" "$bin" --seed=4 pick "$tmp/none" &&
 	has "$tmp/err" "No such file or directory" "pick: a missing file"
+
+# --- collect: options and refusals (no device), the stand-in's captures ---
+c="$tmp/cap.bin"
+t 0 "collect --help" "$bin" collect --help &&
+	has "$tmp/out" "--sp800-90b=DIR" "collect --help"
+t 2 "collect alone" "$bin" collect &&
+	has "$tmp/err" "give --stage STAGE -o FILE, or --sp800-90b DIR" "collect alone"
+t 2 "collect both forms" "$bin" collect --stage raw -o "$c" --sp800-90b "$tmp/sp" &&
+	has "$tmp/err" "give --stage STAGE -o FILE, or --sp800-90b DIR" "collect both"
+t 2 "collect bad stage" "$bin" collect --stage cooked -o "$c" &&
+	has "$tmp/err" "invalid --stage 'cooked': expected raw, conditioned or final" \
+		"collect bad stage"
+t 2 "collect without -o" "$bin" collect --stage final &&
+	has "$tmp/err" "--stage final needs -o FILE" "collect without -o"
+t 2 "collect count 0" "$bin" collect --stage final -n 0 -o "$c" &&
+	has "$tmp/err" "invalid COUNT '0'" "collect count 0"
+t 2 "collect deck 257" "$bin" collect --stage final --shuffle 257 -o "$c" &&
+	has "$tmp/err" "invalid --shuffle '257': expected an integer from 1 to 256" \
+		"collect deck 257"
+t 2 "collect sides on raw" "$bin" --sides=6 collect --stage raw -o "$c" &&
+	has "$tmp/err" "--sides, --weights and --shuffle are for --stage final" \
+		"collect sides raw"
+t 2 "collect deck on conditioned" "$bin" collect --stage conditioned \
+	--shuffle 52 -o "$c" &&
+	has "$tmp/err" "--sides, --weights and --shuffle are for --stage final" \
+		"collect deck cond"
+t 2 "collect sides and deck" "$bin" collect --stage final --sides 6 \
+	--shuffle 52 -o "$c" &&
+	has "$tmp/err" "--sides, --weights and --shuffle exclude each other" \
+		"collect sides deck"
+t 2 "collect --seed" "$bin" --seed=1 collect --stage final -o "$c" &&
+	has "$tmp/err" "captures the device" "collect --seed"
+t 2 "collect getrandom" "$bin" collect --source=getrandom --stage final -o "$c" &&
+	has "$tmp/err" "captures the device" "collect getrandom"
+t 2 "collect dijkstra bits" "$bin" collect --stage conditioned \
+	--extractor=dijkstra -o "$c" &&
+	has "$tmp/err" "the dijkstra extractor has no fair-bit stage" "collect dijkstra"
+t 2 "collect sp800-90b -o" "$bin" collect --sp800-90b "$tmp/sp" -o "$c" &&
+	has "$tmp/err" "--sp800-90b takes none of" "collect sp800-90b -o"
+t 2 "collect argument" "$bin" collect --stage final -o "$c" extra &&
+	has "$tmp/err" "unexpected argument 'extra'" "collect argument"
+t 1 "collect missing device" "$bin" --device="$tmp/nodev" collect \
+	--stage final -o "$c" && has "$tmp/err" "No such file or directory" \
+		"collect missing device"
+t 1 "collect sp800-90b missing device" "$bin" --device="$tmp/nodev" collect \
+	--sp800-90b "$tmp/sp"
+[ -e "$c" ] || [ -e "$c.json" ] || [ -e "$tmp/sp" ] &&
+	fail "collect: a file or folder left without a device"
+t 1 "collect not a device" "$bin" --device=/dev/urandom collect --stage final \
+	-o "$c" && has "$tmp/err" "not a fairdie device" "collect /dev/urandom"
+# The stand-in device rolls its dice through the final stage.
+t 0 "collect d6" "$fake" --device=fake:1 collect --stage final -n 30000 -o "$c" &&
+	same "$(wc -c <"$c")" 30000 "collect d6 size" &&
+	same "$(od -An -v -tu1 "$c" | tr -s ' ' '\n' | grep -c '^[0-5]$')" 30000 \
+		"collect d6 faces" &&
+	has "$c.json" "\"sha256\": \"$(sha256sum "$c" | cut -d' ' -f1)\"" \
+		"collect d6 sha256" &&
+	has "$c.json" '{"schema": "fairdie.collect/1", "stage": "final", ' \
+		"collect d6 sidecar"
+t 0 "collect d1000" "$fake" --device=fake:2 --sides=1000 collect \
+	--stage final -n 5000 -o "$c" &&
+	same "$(wc -c <"$c")" 10000 "collect d1000 size" &&
+	same "$(od -An -v -tu2 "$c" | tr -s ' ' '\n' | grep -v '^$' |
+		awk '$1 > 999' | wc -l)" 0 "collect d1000 faces"
+t 0 "collect decks" "$fake" --device=fake:3 collect --stage final \
+	--shuffle 52 -n 300 -o "$c" &&
+	same "$(wc -c <"$c")" 15600 "collect decks size" &&
+	od -An -v -tu1 -w52 "$c" | awk '{ delete s; for (i = 1; i <= NF; i++) {
+		if ($i > 51 || ($i in s)) bad++; s[$i] = 1 } }
+		END { exit bad || NR != 300 }' && pass ||
+	fail "collect decks: a deck that is not a permutation of 0..51"
+t 2 "collect weights and deck" "$bin" collect --stage final --weights 1,2 \
+	--shuffle 52 -o "$c" &&
+	has "$tmp/err" "--sides, --weights and --shuffle exclude each other" \
+		"collect weights deck"
+t 2 "collect bad weights" "$bin" collect --stage final --weights 1,x -o "$c" &&
+	has "$tmp/err" "collect: --weights: weight 2 'x' is not an integer" \
+		"collect bad weights"
+t 2 "collect zero weights" "$bin" collect --stage final --weights 0,0 -o "$c" &&
+	has "$tmp/err" "must add up to at least 1" "collect zero weights"
+# Faces of weight 0 never come; face 1 of (1, 0, 3) a quarter of the time.
+t 0 "collect weights" "$fake" --device=fake:4 collect --stage final \
+	--weights 1,0,3 -n 40000 -o "$c" &&
+	same "$(wc -c <"$c")" 40000 "collect weights size" &&
+	od -An -v -tu1 "$c" | tr -s ' ' '\n' | grep -v '^$' | awk '
+		{ n[$1]++ } END { exit n[1] || n[0] < 9400 || n[0] > 10600 ||
+				  n[0] + n[2] != 40000 }' && pass ||
+	fail "collect weights: faces not drawn 1:0:3" &&
+	has "$c.json" '"weights": [1, 0, 3]' "collect weights sidecar"
+# -o all or nothing: a folder that does not exist.
+t 1 "collect unwritable" "$fake" --device=fake:1 collect --stage final \
+	-o "$tmp/none/cap.bin" && has "$tmp/err" "No such file or directory" \
+		"collect unwritable"
+# The meter, on a terminal (it waits half a second: once more if too soon).
+# The stand-in draws a loaded die of 4096 faces by a linear search: about
+# 2 s of work for 400 KB, where rolls would be mostly the disk's time.
+if command -v script >/dev/null 2>&1; then
+	w=$(awk 'BEGIN { for (i = 0; i < 4096; i++) printf "%s1", i ? "," : "" }')
+	for try in 1 2; do
+		script -qec "$fake --device=fake:1 collect --stage final --weights $w -n 200000 -o $c" \
+			"$tmp/log" >/dev/null 2>&1 </dev/null
+		grep -aqE 'collect: [0-9]+% \([0-9]+ of 200000\)' "$tmp/log" && break
+	done
+	grep -aqE 'collect: [0-9]+% \([0-9]+ of 200000\)' "$tmp/log" && pass ||
+		fail "collect: no meter on the terminal"
+	rm -f "$c" "$c.json"
+fi
 
 # --- the shipped binary is static (no program interpreter) ---------------
 : >"$tmp/err"

@@ -172,6 +172,17 @@ json shuffle "$bin" $s shuffle --json --stats "$tmp/lines"
 json shuffle "$bin" $s shuffle --json -r -n 3 -e x y
 json shuffle "$fake" --device=fake:1 shuffle --json --stats 4
 json sample "$bin" $s sample --json 3 1000000000
+# collect's sidecars, captured by the stand-in device.
+for a in "--sides=6" "--sides=1000" "--shuffle=52" "--weights=1,2,3"; do
+	case $a in --sides=*) g=$a; a= ;; *) g= ;; esac
+	# shellcheck disable=SC2086
+	"$fake" --device=fake:1 $g collect --stage final -n 100 $a \
+		-o "$tmp/cap.bin" </dev/null >"$tmp/out" 2>"$tmp/err"
+	cp "$tmp/cap.bin.json" "$tmp/out" 2>/dev/null
+	valid "json_schema_of_collect: final $g$a" collect
+	has "$tmp/out" '{"schema": "fairdie.collect/1", ' \
+		"json_schema_member_first: collect"
+done
 json sample "$bin" $s sample --json --stats -n 2 "$tmp/lines"
 json pick "$bin" $s pick --json -n 3 "$tmp/loot"
 json craps "$bin" $s craps --json -n 100

@@ -5,7 +5,8 @@
 # CPU with RDSEED and RDRAND (QEMU 10, -cpu max):
 #   1. every kselftest program (selftests/fairdie_*_test), and each one
 #      built for 32 bits (fairdie_*_test_32), through compat_ioctl
-#   2. the fairdie tool against the real device (tools/cli/test_vm.sh)
+#   2. the fairdie tool against the real device (tools/cli/test_vm.sh), and
+#      its captures for a test lab (tools/guest/collect.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
 #      RDSEED, then by RDRAND; RDRAND's credit capped at 2 bits per 1024;
 #      credited as hwrng_quality says while random.c trusts the CPU (and
@@ -230,6 +231,7 @@ for t in /usr/bin/fairdie_*_test; do
 	step "${t##*/}_32" "${t}_32"
 done
 step tool sh /root/test_vm.sh
+step collect sh /root/collect.sh full
 step auto-rdseed auto_rdseed
 step hwrng-rngtest-rdseed hwrng_feed rdseed
 step hwrng-rngtest-rdrand hwrng_feed rdrand

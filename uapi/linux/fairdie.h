@@ -130,6 +130,28 @@ struct fairdie_weights {
 	__u32 flags;
 };
 
+/* The most words one FAIRDIE_IOC_GET_RAW returns. */
+#define FAIRDIE_RAW_MAX_WORDS	4096
+
+/* FAIRDIE_IOC_GET_RAW: restart the source first (health tests, start-up test). */
+#define FAIRDIE_RAW_RESTART	0x1U
+
+/**
+ * struct fairdie_raw - raw words of the open file's source, for evidence
+ *	(FAIRDIE_IOC_GET_RAW, root only)
+ * @words: user address of room for @count __u64 words; each is 64 raw bits
+ *	of the source as its health tests see them, before any extractor,
+ *	the first bit in bit 0
+ * @count: how many words, 1..FAIRDIE_RAW_MAX_WORDS; on return, how many
+ *	were written (all of them)
+ * @flags: FAIRDIE_RAW_RESTART, or 0
+ */
+struct fairdie_raw {
+	__u64 words;
+	__u32 count;
+	__u32 flags;
+};
+
 /* 0xD9 is free in Documentation/userspace-api/ioctl/ioctl-number.rst. */
 #define FAIRDIE_IOC_MAGIC	0xD9
 
@@ -148,5 +170,6 @@ struct fairdie_weights {
 #define FAIRDIE_IOC_RESET		_IO(FAIRDIE_IOC_MAGIC, 0x0c)
 #define FAIRDIE_IOC_SET_WEIGHTS		_IOW(FAIRDIE_IOC_MAGIC, 0x0d, struct fairdie_weights)
 #define FAIRDIE_IOC_GET_WEIGHTS		_IOWR(FAIRDIE_IOC_MAGIC, 0x0e, struct fairdie_weights)
+#define FAIRDIE_IOC_GET_RAW		_IOWR(FAIRDIE_IOC_MAGIC, 0x0f, struct fairdie_raw)
 
 #endif /* _UAPI_LINUX_FAIRDIE_H */
