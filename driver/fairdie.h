@@ -75,15 +75,16 @@ struct fairdie_raw_state {
  *	reports the file not readable until @dry_timer fires
  * @well: the device-wide well of a hardware source and the extractor,
  *	NULL for CRNG and SIM, whose pipeline is all the file's own
- * @client: the file's record of @well, and its place in the well's queue
+ * @client: the file's record of @well, and its place in the well's queue;
+ *	its generation is the VM fork generation that the buffered bits, the
+ *	sampler's state, @stage and @crng were made in (driver/vmfork.c), with
+ *	or without a well
  * @reader: the task in a read of the file, woken when its turn comes
  * @uid: the opener, whose share of the hardware sources the file takes
  * @stats: the other counters of FAIRDIE_IOC_GET_STATS
  * @crng: words of the kernel CRNG fetched in one call, not used yet
  * @crng_pos: the next word of @crng to use; all used at
  *	ARRAY_SIZE(@crng)
- * @vmfork_gen: the VM fork generation the buffered bits, the sampler's
- *	state, @stage and @crng belong to (driver/vmfork.c)
  * @weights: the weighted die of FAIRDIE_IOC_SET_WEIGHTS, its table in the
  *	same allocation, charged to the opener; NULL for a fair die
  * @raw: the state of FAIRDIE_IOC_GET_RAW
@@ -115,7 +116,6 @@ struct fairdie_file {
 	struct fairdie_stats stats;
 	u64 crng[32];
 	u32 crng_pos;
-	u32 vmfork_gen;
 	struct fd_weights *weights;
 	struct fairdie_raw_state raw;
 };
@@ -177,6 +177,8 @@ void fairdie_well_end_read(struct fairdie_well *w,
 void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client,
 			   struct fd_pipe *p);
+void fairdie_well_flush(struct fairdie_well *w, struct fd_well_client *client,
+			struct fd_pipe *p, u64 sides, u32 extractor);
 void fairdie_wells_init(void);
 int fairdie_user_charge(kuid_t uid, u64 rate, u32 bits, bool nonblock);
 extern u64 fairdie_user_bps;
@@ -202,7 +204,7 @@ bool fairdie_trust_cpu(void);
 struct device_attribute;
 extern struct device_attribute dev_attr_vm_forks;
 u32 fairdie_vmfork_generation(void);
-bool fairdie_vmfork_stale(u32 *gen);
+bool fairdie_vmfork_stale(u32 gen);
 int fairdie_vmfork_init(void);
 void fairdie_vmfork_exit(void);
 

@@ -55,22 +55,27 @@ static void fd_well_discard(struct fd_well *w)
  * @c: the reader's record of it
  *
  * A reader that joins after a health failure restarts the well, with a
- * fresh start-up test, when it first takes from it.
+ * fresh start-up test, when it first takes from it. Its generation is its
+ * own state's, and stays: only fd_well_flush() moves it.
  */
 void fd_well_join(struct fd_well *w, struct fd_well_client *c)
 {
 	c->epoch = w->epoch;
-	c->generation = w->generation;
 }
 
 /**
  * fd_well_begin() - check the well before a reader takes or feeds
  * @w: the well
  * @c: the reader's record of it
- * @generation: the caller's current generation; bits of another one are
- *	discarded
+ * @generation: the caller's current generation; the well's bits of another
+ *	one are discarded
  *
- * Return: 0, or -EIO when the well failed since @c joined it.
+ * A reader whose state was made in another generation (a VM fork came
+ * since its last flush) neither takes nor feeds: bits that went to it now
+ * would join that state, which it must discard (fd_well_flush()) first.
+ *
+ * Return: 0; -ESTALE when @c's generation is not @generation; or -EIO when
+ * the well failed since @c joined it.
  */
 int fd_well_begin(struct fd_well *w, struct fd_well_client *c,
 		  u32 generation)
@@ -79,6 +84,8 @@ int fd_well_begin(struct fd_well *w, struct fd_well_client *c,
 		fd_well_discard(w);
 		w->generation = generation;
 	}
+	if (c->generation != generation)
+		return -ESTALE;
 	if (c->epoch != w->epoch)
 		return -EIO;
 	if (!w->started || w->pipe.failed) {
@@ -86,7 +93,6 @@ int fd_well_begin(struct fd_well *w, struct fd_well_client *c,
 		fd_pipe_restart_hw(&w->pipe);
 		w->started = true;
 	}
-	c->generation = generation;
 	return 0;
 }
 
@@ -173,7 +179,8 @@ u32 fd_well_take(struct fd_well *w, struct fd_pipe *p)
  * @p: the reader's pipeline; its pool and sampler state are emptied
  *
  * Only bits of the well's current life go back: not after a health
- * failure, nor across a change of generation.
+ * failure, nor when @c's state or the well's bits were made in another
+ * generation than @generation; they are wiped then.
  *
  * Return: whether they went back.
  */
@@ -188,6 +195,38 @@ bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 	fd_pool_clear(&p->pool);
 	fd_sampler_reset(&p->sampler);
 	return ok;
+}
+
+/**
+ * fd_well_flush() - a reader discards everything it holds, and moves to
+ *	@generation
+ * @w: the well it takes from, or NULL for a pipeline of its own
+ * @c: its record of @w (of its state's generation, with no well)
+ * @generation: the caller's current generation
+ * @p: its pipeline: pool, sampler state, extractor state
+ * @sides: the number of faces it rolls from now on
+ * @extractor: its extractor from now on
+ *
+ * The one place where a reader's generation moves: its unused bits go back
+ * to @w when they are of @generation (fd_well_giveback()), and are wiped
+ * otherwise, and the pipeline is set up for @sides and @extractor, empty.
+ * So everything a reader holds was made in its generation: what a VM fork
+ * made stale is never taken from, fed, handed out or given back, only
+ * flushed. The caller discards what it made from the pipeline (staged
+ * output) with it.
+ *
+ * Return: whether its bits went back to @w.
+ */
+bool fd_well_flush(struct fd_well *w, struct fd_well_client *c,
+		   u32 generation, struct fd_pipe *p, u64 sides, u32 extractor)
+{
+	bool back = false;
+
+	if (w)
+		back = fd_well_giveback(w, c, generation, p);
+	fd_pipe_configure(p, sides, extractor);
+	c->generation = generation;
+	return back;
 }
 
 /* Fair bits the well holds for its readers. */
@@ -346,7 +385,6 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c)
 	if (w->vclock < c->received)
 		w->vclock = c->received;
 	c->received += n;
-	c->generation = w->generation;
 	c->taken_before = true;
 	WRITE_ONCE(c->took, true);
 	WRITE_ONCE(c->served, true);

@@ -66,7 +66,9 @@ struct fd_well {
 /**
  * struct fd_well_client - what a reader of a well knows of it
  * @epoch: the well's health failures when the reader joined it
- * @generation: the generation of the bits it last took
+ * @generation: the generation (a VM fork count) its state was made in,
+ *	moved by fd_well_flush() only: its bits, taken in that generation or
+ *	later, go back to the well only while it is the current one
  * @next: the next reader waiting for bits
  * @pipe: while @present, the pipeline its bits go to
  * @notify: called (the well's lock held) when bits went to the reader
@@ -110,6 +112,8 @@ int fd_well_feed(struct fd_well *w, const u64 *words, u32 n);
 u32 fd_well_take(struct fd_well *w, struct fd_pipe *p);
 bool fd_well_giveback(struct fd_well *w, const struct fd_well_client *c,
 		      u32 generation, struct fd_pipe *p);
+bool fd_well_flush(struct fd_well *w, struct fd_well_client *c,
+		   u32 generation, struct fd_pipe *p, u64 sides, u32 extractor);
 
 void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 		   struct fd_pipe *p, u64 now);

@@ -36,9 +36,8 @@
  * @client: the hwrng's record of @well
  * @deadline: when the read in progress stops waiting for the source
  * @pipe: the pipeline of an open file, with von Neumann and 256 sides,
- *	fed by @well
- * @vmfork_gen: the VM fork generation the bits in @pipe belong to
- *	(driver/vmfork.c)
+ *	fed by @well; @client's generation is the VM fork generation its bits
+ *	were made in (driver/vmfork.c)
  */
 struct fairdie_hwrng {
 	struct hwrng rng;
@@ -52,15 +51,32 @@ struct fairdie_hwrng {
 	struct fd_well_client client;
 	u64 deadline;
 	struct fd_pipe pipe;
-	u32 vmfork_gen;
 };
 
 static struct fairdie_hwrng *fairdie_hwrng;
 
+/*
+ * Discard every bit the pipeline holds, back to its well if they are of the
+ * current VM generation: the files' way (fairdie_well_flush()). Fair bytes
+ * from von Neumann: no sampler work, no Peres state.
+ */
+static void fairdie_hwrng_flush(struct fairdie_hwrng *h)
+{
+	fairdie_well_flush(h->well, &h->client, &h->pipe, 256, FAIRDIE_EXT_VN);
+}
+
+/* A VM fork came since the pipeline's bits were made: flush them. */
+static bool fairdie_hwrng_forked(struct fairdie_hwrng *h)
+{
+	if (!fairdie_vmfork_stale(h->client.generation))
+		return false;
+	fairdie_hwrng_flush(h);
+	return true;
+}
+
 static void fairdie_hwrng_restart(struct fairdie_hwrng *h)
 {
-	/* Fair bytes from von Neumann: no sampler work, no Peres state. */
-	fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
+	fairdie_hwrng_flush(h);
 	fd_pipe_restart(&h->pipe, 1, 2, false, false);
 	fairdie_well_join(h->well, &h->client);
 	WRITE_ONCE(h->failed, false);
@@ -136,23 +152,34 @@ static int fairdie_hwrng_read(struct hwrng *rng, void *data, size_t max,
 	 */
 	h->deadline = fairdie_hwrng_deadline();
 	fd_pipe_set_demand(&h->pipe, 8ULL * max);
-	while (done < max) {
-		/* Bits made before a VM fork are not delivered after it. */
-		if (fairdie_vmfork_stale(&h->vmfork_gen)) {
-			fd_pipe_configure(&h->pipe, 256, FAIRDIE_EXT_VN);
+	for (;;) {
+		/*
+		 * Nothing made before a VM fork is delivered (and credited)
+		 * after it: looked at after every pass, the last one too, so
+		 * a fork while it waits in the well drops the bytes before.
+		 */
+		if (fairdie_hwrng_forked(h)) {
+			fd_pipe_set_demand(&h->pipe, 8ULL * max);
 			memzero_explicit(out, done);
 			done = 0;
+			if (err == -ESTALE)
+				err = 0;
 		}
+		if (err || done >= max)
+			break;
 		err = fd_pipe_fair64(&h->pipe, &fairdie_hwrng_ops, h, !wait,
 				     &w);
 		if (err)
-			break;
+			continue;
 		/* Bits beyond @max are dropped: they are fair all the same. */
 		n = min_t(size_t, max - done, sizeof(w));
 		memcpy(out + done, &w, n);
 		done += n;
 	}
 	memzero_explicit(&w, sizeof(w));
+	/* Only a flush answers -ESTALE, and it moved the pipeline on. */
+	if (WARN_ON_ONCE(err == -ESTALE))
+		err = -EAGAIN;
 	fairdie_well_end_read(h->well, &h->client);
 	if (err == -EIO && h->pipe.failed)
 		fairdie_hwrng_fail(h);
@@ -224,7 +251,6 @@ int fairdie_hwrng_register(u32 source, u16 quality)
 	mutex_init(&h->lock);
 	h->source = source;
 	h->well = fairdie_well_get(source, FAIRDIE_EXT_VN);
-	h->vmfork_gen = fairdie_vmfork_generation();
 	fairdie_hwrng_restart(h);
 	h->rng.name = KBUILD_MODNAME;
 	h->rng.init = fairdie_hwrng_init;

@@ -110,12 +110,15 @@ static int fairdie_parse_name(const char *s, const char * const *names,
  */
 
 /*
- * Drop the output made but not yet read: whole rolls, or whole lines. The
- * rest of a text line already begun is kept and delivered first, whatever
- * the configuration is now: it is a finished roll of the die in force when
- * it was made, and the text stream stays a sequence of whole lines.
+ * Drop the output made but not yet read: whole rolls, or whole lines, and
+ * wipe it. The rest of a text line already begun is kept and delivered
+ * first, whatever the configuration is now: it is a finished roll of the
+ * die in force when it was made, and the text stream stays a sequence of
+ * whole lines. After a VM fork (@forked) that rest was made in an older
+ * generation: it is dropped too, and only the line's end, a newline,
+ * comes, so the stream stays whole lines.
  */
-static void fairdie_drop_unread(struct fairdie_file *f)
+static void fairdie_drop_unread(struct fairdie_file *f, bool forked)
 {
 	u32 pos = f->stage_pos;
 	bool begun;
@@ -125,16 +128,24 @@ static void fairdie_drop_unread(struct fairdie_file *f)
 
 	begun = pos ? f->stage[pos - 1] != '\n' : f->stage_tail;
 	nl = memchr(f->stage + pos, '\n', f->stage_len - pos);
-	if (f->stage_text && begun && nl) {
+	if (f->stage_text && begun && nl && !forked) {
 		f->stage_len = nl + 1 - (f->stage + pos);
 		memmove(f->stage, f->stage + pos, f->stage_len);
+		memzero_explicit(f->stage + f->stage_len,
+				 sizeof(f->stage) - f->stage_len);
 		f->stage_pos = 0;
 		f->stage_tail = true;
 		return;
 	}
+	memzero_explicit(f->stage, sizeof(f->stage));
 	f->stage_pos = 0;
 	f->stage_len = 0;
 	f->stage_tail = false;
+	if (f->stage_text && begun && nl) {
+		f->stage[0] = '\n';
+		f->stage_len = 1;
+		f->stage_tail = true;
+	}
 }
 
 /* The device-wide health and counters are those of RDSEED and RDRAND. */
@@ -160,37 +171,39 @@ static void fairdie_attach_well(struct fairdie_file *f)
 /*
  * Discard every bit and partial roll in flight, so that the next roll is
  * made from the current configuration only: the fair bits and the
- * recycled state go back to the well they came from, unused. Statistics
- * are kept.
+ * recycled state go back to the well they came from, unused, if they were
+ * made in the current VM generation. The same after a VM fork (@forked),
+ * which drops the rest of a text line begun too: this is the one way a
+ * file's state leaves an older generation (fairdie_well_flush()).
+ * Statistics are kept.
  */
-static void fairdie_flush(struct fairdie_file *f)
+static void fairdie_flush(struct fairdie_file *f, bool forked)
 {
 	lockdep_assert_held(&f->lock);
 
-	if (f->well)
-		fairdie_well_giveback(f->well, &f->client, &f->pipe);
-	fd_pipe_configure(&f->pipe, f->sides, f->extractor);
+	fairdie_well_flush(f->well, &f->client, &f->pipe, f->sides,
+			   f->extractor);
 	fairdie_attach_well(f);
 	f->width = fd_roll_width(f->sides);
-	fairdie_drop_unread(f);
+	fairdie_drop_unread(f, forked);
 	/* The CRNG's words not yet used are discarded, and wiped. */
 	memzero_explicit(f->crng, sizeof(f->crng));
 	f->crng_pos = ARRAY_SIZE(f->crng);
 }
 
 /*
- * The guest was cloned or restored since the file's bits were made
- * (driver/vmfork.c): discard them, as a change of extractor does, before
- * the next roll is made or staged output copied. The simulated coin is a
- * deterministic test stream: it goes on where it was.
+ * The guest was cloned or restored since the file's state was made
+ * (driver/vmfork.c): discard it before the next roll is made or staged
+ * output copied. The simulated coin is a deterministic test stream: it goes
+ * on where it was.
  */
 static bool fairdie_vmfork_check(struct fairdie_file *f)
 {
 	lockdep_assert_held(&f->lock);
 
-	if (!fairdie_vmfork_stale(&f->vmfork_gen))
+	if (!fairdie_vmfork_stale(f->client.generation))
 		return false;
-	fairdie_flush(f);
+	fairdie_flush(f, true);
 	return true;
 }
 
@@ -316,7 +329,7 @@ static void fairdie_failure_told(struct fairdie_file *f)
 
 	if (!f->failed || !f->well)
 		return;
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	/* Still counted in the device's health until a read goes through. */
 	WRITE_ONCE(f->failed, false);
 	fd_pipe_restart(&f->pipe, 1, 2, false, false);
@@ -545,8 +558,7 @@ static int fairdie_open(struct inode *inode, struct file *file)
 	f->sim_cfg.p1_num = 1;
 	f->sim_cfg.p1_den = 2;
 	fd_sim_init(&f->sim, 0, 1, 2);
-	f->vmfork_gen = fairdie_vmfork_generation();
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	fairdie_restart_source(f);
 	mutex_unlock(&f->lock);
 
@@ -646,6 +658,8 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	err = fairdie_peres_ready(f);
 	if (err)
 		goto out_unlock;
+	/* Nothing made before a VM fork is delivered after it. */
+	fairdie_vmfork_check(f);
 	/*
 	 * The rest of a text line begun before a switch to the binary format
 	 * comes alone, and binary rolls from the next read on.
@@ -667,11 +681,17 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 			if (done && signal_pending(current))
 				break;
 			err = fairdie_stage(f, nonblock, len - done);
+			/*
+			 * Staged across a VM fork, or stopped by it (-ESTALE):
+			 * discarded, and made again.
+			 */
+			if (fairdie_vmfork_check(f) &&
+			    (!err || err == -ESTALE)) {
+				err = 0;
+				continue;
+			}
 			if (!f->stage_len)
 				break;
-			/* Staged across a VM fork: made again. */
-			if (fairdie_vmfork_check(f) && !err)
-				continue;
 		}
 		done += fairdie_copy(f, buf + done, len - done, &err);
 		if (err)
@@ -680,6 +700,9 @@ static ssize_t fairdie_read(struct file *file, char __user *buf, size_t len,
 	}
 
 out_unlock:
+	/* Only a flush answers -ESTALE, and it moved the file on. */
+	if (WARN_ON_ONCE(err == -ESTALE))
+		err = -EIO;
 	if (err == -EAGAIN && !done)
 		fairdie_set_dry(f);
 	if (f->well)
@@ -767,7 +790,7 @@ static long fairdie_set_sides(struct fairdie_file *f, void __user *argp)
 	f->sides = n;
 	fd_pipe_set_sides(&f->pipe, n);
 	f->width = fd_roll_width(n);
-	fairdie_drop_unread(f);
+	fairdie_drop_unread(f, false);
 	/* A weighted die is left: freed once the lock is dropped. */
 	weights = f->weights;
 	f->weights = NULL;
@@ -793,7 +816,7 @@ static long fairdie_set_extractor(struct fairdie_file *f, void __user *argp)
 		return -EINVAL;
 	}
 	f->extractor = ext;
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	fairdie_unlock(f);
 	return 0;
 }
@@ -813,7 +836,7 @@ static long fairdie_set_source(struct fairdie_file *f, void __user *argp)
 		return -ERESTARTSYS;
 	/* fairdie_poll() reads it without the lock. */
 	WRITE_ONCE(f->source, fairdie_source_resolve(src));
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	fairdie_restart_source(f);
 	fairdie_unlock(f);
 	return 0;
@@ -833,7 +856,7 @@ static long fairdie_set_format(struct fairdie_file *f, void __user *argp)
 	/* The same format changes nothing; another drops unread output. */
 	if (fmt != f->format) {
 		f->format = fmt;
-		fairdie_drop_unread(f);
+		fairdie_drop_unread(f, false);
 	}
 	fairdie_unlock(f);
 	return 0;
@@ -854,7 +877,7 @@ static long fairdie_set_sim(struct fairdie_file *f, void __user *argp)
 	f->sim_cfg = sim;
 	f->sim = coin;
 	if (f->source == FAIRDIE_SRC_SIM) {
-		fairdie_flush(f);
+		fairdie_flush(f, false);
 		fairdie_restart_source(f);
 	}
 	fairdie_unlock(f);
@@ -869,7 +892,7 @@ static long fairdie_reset(struct fairdie_file *f)
 {
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	fairdie_flush(f);
+	fairdie_flush(f, false);
 	fairdie_restart_source(f);
 	memset(&f->stats, 0, sizeof(f->stats));
 	fd_pipe_clear_counters(&f->pipe);
@@ -1002,7 +1025,7 @@ static long fairdie_set_weights(struct fairdie_file *f, void __user *argp)
 	f->sides = f->weights->count;
 	fd_pipe_set_weights(&f->pipe, f->weights);
 	f->width = fd_roll_width(f->sides);
-	fairdie_drop_unread(f);
+	fairdie_drop_unread(f, false);
 	fairdie_unlock(f);
 	kvfree(w);
 	return 0;

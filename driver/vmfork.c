@@ -17,6 +17,13 @@
  * per-CPU CRNG states discard theirs when the base CRNG's generation moves
  * on. Only bits are discarded: configuration, counters and the health
  * tests' state are kept.
+ *
+ * The rule: state carries the generation it was made in, and only its
+ * flush (fairdie_well_flush(), the one discard path of files and the hwrng
+ * alike) moves it to a newer one, emptying it. A well takes no bits from,
+ * and hands none to, a reader of an older generation (fd_well_begin()),
+ * and takes none back from it (fd_well_giveback()); files and the hwrng
+ * look at the generation after making output and before delivering it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -80,24 +87,18 @@ u32 fairdie_vmfork_generation(void)
 }
 
 /**
- * fairdie_vmfork_stale() - whether buffered state belongs to an older
- *	generation, and make it current
- * @gen: the generation the caller's buffered state belongs to, updated
- *	under the caller's lock
+ * fairdie_vmfork_stale() - whether state was made in an older generation
+ * @gen: the generation the caller's state was made in
  *
- * On true the caller must discard every buffered bit before its next use:
+ * On true the caller discards every buffered bit (fairdie_well_flush())
+ * before its next use, and only that moves it to the current generation:
  * the guest has been cloned or restored since they were made.
  *
- * Return: true if a VM fork happened since *@gen was recorded.
+ * Return: true if a VM fork happened since @gen was recorded.
  */
-bool fairdie_vmfork_stale(u32 *gen)
+bool fairdie_vmfork_stale(u32 gen)
 {
-	u32 now = fairdie_vmfork_generation();
-
-	if (likely(*gen == now))
-		return false;
-	*gen = now;
-	return true;
+	return unlikely(gen != fairdie_vmfork_generation());
 }
 
 static ssize_t vm_forks_show(struct device *dev, struct device_attribute *attr,

@@ -21,7 +21,8 @@
  * and the well restarts, with a fresh start-up test, for the first reader
  * that joined it after the failure (a file opened or reset since).
  *
- * A VM fork (vmgenid) discards every well's bits before the next use.
+ * A VM fork (vmgenid) discards every well's bits before the next use, and
+ * every reader's before it takes or gives back again (fairdie_well_flush()).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -165,9 +166,11 @@ static u32 fairdie_well_fetch(struct fd_well_client *client,
  * waits for its turn; a nonblocking one returns -EAGAIN, keeping its place,
  * once the source underflows or the bits held wait for another reader.
  *
- * Return: 0 once at least one bit was added; -EIO with @p->failed set
- * when the well failed its health tests since @client joined it (or now);
- * or the source's error (-EAGAIN, -EINTR, -EIO).
+ * Return: 0 once at least one bit was added; -ESTALE when a VM fork came
+ * since @client's state was made (the caller flushes it with
+ * fairdie_well_flush(), and may try again); -EIO with @p->failed set when
+ * the well failed its health tests since @client joined it (or now); or
+ * the source's error (-EAGAIN, -EINTR, -EIO).
  */
 int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 		      u32 source, const struct fd_source_ops *raw, void *ctx,
@@ -248,7 +251,8 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	/* Giving up for now: what its turn has gathered is its. */
 	if (!err && (serr == -EAGAIN || serr == -EINTR))
 		fd_well_serve_early(&w->well, client, ktime_get_ns());
-	if (client->served) {
+	/* A VM fork came: what it holds, and was handed, waits for a flush. */
+	if (client->served && err != -ESTALE) {
 		fd_well_leave(client, ktime_get_ns());
 		mutex_unlock(&w->lock);
 		return 0;
@@ -263,8 +267,8 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 	else
 		fairdie_well_quit(w, client);
 	mutex_unlock(&w->lock);
-	if (!err)
-		return serr;
+	if (!err || err == -ESTALE)
+		return err ?: serr;
 	p->failed = true;
 	p->failure = w->well.pipe.failure;
 	return -EIO;
@@ -297,7 +301,8 @@ void fairdie_well_end_read(struct fairdie_well *w,
  * @p: the reader's pipeline; its pool and sampler state are emptied
  *
  * Only bits of the well's current life go back: not after a health
- * failure, nor across a VM fork.
+ * failure, nor when @client's state or the well's bits were made before a
+ * VM fork; they are wiped then.
  */
 void fairdie_well_giveback(struct fairdie_well *w,
 			   struct fd_well_client *client, struct fd_pipe *p)
@@ -306,6 +311,37 @@ void fairdie_well_giveback(struct fairdie_well *w,
 	fd_well_leave(client, ktime_get_ns());
 	fd_well_dequeue(&w->well, client);
 	fd_well_giveback(&w->well, client, fairdie_vmfork_generation(), p);
+	fairdie_well_kick(w);
+	mutex_unlock(&w->lock);
+}
+
+/**
+ * fairdie_well_flush() - discard everything a reader holds: the one way a
+ *	VM fork's stale state goes
+ * @w: the reader's well, or NULL for a pipeline of its own (CRNG, SIM)
+ * @client: the reader's record of @w; its generation becomes the current
+ *	one
+ * @p: the reader's pipeline, set up empty for @sides and @extractor
+ * @sides: the number of faces it rolls from now on
+ * @extractor: its extractor from now on
+ *
+ * Unused bits go back to @w only when they and the well are of the current
+ * VM generation (fd_well_flush()); otherwise they are wiped. The caller
+ * discards what it made from @p (staged output) at the same time.
+ */
+void fairdie_well_flush(struct fairdie_well *w, struct fd_well_client *client,
+			struct fd_pipe *p, u64 sides, u32 extractor)
+{
+	if (!w) {
+		fd_well_flush(NULL, client, fairdie_vmfork_generation(), p,
+			      sides, extractor);
+		return;
+	}
+	mutex_lock(&w->lock);
+	fd_well_leave(client, ktime_get_ns());
+	fd_well_dequeue(&w->well, client);
+	fd_well_flush(&w->well, client, fairdie_vmfork_generation(), p, sides,
+		      extractor);
 	fairdie_well_kick(w);
 	mutex_unlock(&w->lock);
 }
