@@ -326,8 +326,8 @@ next:
  * @vbuf. 128 bits at a time: u word j is written after input words 2j and
  * 2j + 1 were read. Return the length of v.
  */
-static inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len, bool pext,
-				 struct fd_peres_out *out)
+static __always_inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len,
+					  bool pext, struct fd_peres_out *out)
 {
 	/* In locals: stores through *o.w cannot change them. */
 	struct fd_peres_out v = { .w = vbuf }, o = *out;
@@ -352,6 +352,22 @@ static inline u32 fd_peres_level(u64 *in, u64 *vbuf, u32 len, bool pext,
 	}
 	*out = o;
 	return fd_peres_out_end(&v, vbuf);
+}
+
+/*
+ * fd_peres_level() with PEXT and without, each a function of its own: in
+ * one, the two loops' constants and cursors would not fit in registers.
+ */
+static noinline u32 fd_peres_level_pext(u64 *in, u64 *vbuf, u32 len,
+					struct fd_peres_out *out)
+{
+	return fd_peres_level(in, vbuf, len, true, out);
+}
+
+static noinline u32 fd_peres_level_pack(u64 *in, u64 *vbuf, u32 len,
+					struct fd_peres_out *out)
+{
+	return fd_peres_level(in, vbuf, len, false, out);
 }
 
 /* Words that hold @nbits bits. */
@@ -412,9 +428,9 @@ unsigned int fd_peres_block(u64 *in, unsigned int nbits, unsigned int depth,
 			continue;
 		}
 		if (pext)
-			vlen = fd_peres_level(t.in, t.sc, t.len, true, &o);
+			vlen = fd_peres_level_pext(t.in, t.sc, t.len, &o);
 		else
-			vlen = fd_peres_level(t.in, t.sc, t.len, false, &o);
+			vlen = fd_peres_level_pack(t.in, t.sc, t.len, &o);
 		if (t.depth == 1)
 			continue;
 		/* v next, with the whole old input as scratch ... */

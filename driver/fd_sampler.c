@@ -22,6 +22,45 @@ static bool fd_sampler_wide(const struct fd_sampler *s)
 	return s->recycle ? s->precision > 63 : s->sides > (1ULL << 62);
 }
 
+/* Where chain @j of fd_sampler_spell4() starts: t_j = min(j k, len - k). */
+static inline unsigned int fd_sampler_run_start(unsigned int len,
+						unsigned int k, unsigned int j)
+{
+	return j * k < len - k ? j * k : len - k;
+}
+
+/* @n^@k, below 2^64. */
+static u64 fd_sampler_pow(u64 n, unsigned int k)
+{
+	u64 p = 1;
+
+	while (k--)
+		p *= n;
+	return p;
+}
+
+/*
+ * The constants of fd_frac_start() and of the chains of digits. The batch
+ * N is below 2^48 and not a power of two; with t = fls64(N) - 1,
+ * 2^t < N < 2^(t + 1), so C = ceil(2^(64 + t) / N) is below 2^64.
+ */
+static void fd_sampler_setup_frac(struct fd_sampler *s)
+{
+	unsigned int shift = fls64(s->batch) - 1, i, t;
+	u64 rem;
+
+	s->frac_shift = shift;
+	s->frac_mul = (u64)fd_div128((fd_u128)1 << (64 + shift), s->batch,
+				     &rem) + !!rem;
+	s->frac_split = fd_sampler_pow(s->sides, s->batch_len -
+					       s->batch_len / 2u);
+	s->frac_run = (s->batch_len + 3) / 4;
+	for (i = 1; i <= 3; i++) {
+		t = fd_sampler_run_start(s->batch_len, s->frac_run, i);
+		s->frac_pow[i - 1] = fd_sampler_pow(s->sides, t);
+	}
+}
+
 /* Sides and everything derived from them; the state is left alone. */
 static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 			     unsigned int precision)
@@ -40,6 +79,10 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->ndigits = 0;
 	s->half = 1;
 	s->half_recip = 0;
+	s->frac_mul = 0;
+	s->frac_split = 1;
+	s->frac_shift = 0;
+	s->frac_run = 0;
 	s->dual = false;
 	s->plain_bits = 0;
 	s->batch_recip = s->sides > 1 ? fd_recip(s->sides) : 0;
@@ -61,8 +104,10 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	for (i = 0; i < (s->batch_len - 1u) / 2; i++)
 		s->half *= s->sides;
 	s->half_recip = s->half > 1 ? fd_recip(s->half) : 0;
-	if (s->batch_len > 1)
+	if (s->batch_len > 1) {
+		fd_sampler_setup_frac(s);
 		return;
+	}
 	/* Too wide for a batch of two: plain rejection, or two states. */
 	i = fls64(s->sides);
 	if (i > 24 && (1ULL << i) - s->sides <= 1ULL << (i - FD_SAMPLER_PLAIN_GAP))
@@ -887,18 +932,46 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 }
 
 /*
- * Whole batches of a die of at most 256 sides, while @count leaves room
- * for one: each accepted batch is written out at once, its first digit
- * as fd_sampler_roll() hands it out, then the others in two halves as
- * fd_sampler_fill_halves() does. *@dry is set when the bits ran out.
+ * The digits of a batch v of a die of at most 256 sides, as bytes, least
+ * significant first as fd_sampler_pop() hands them out (fd_frac_digit()),
+ * in four chains: a chain's multiplications wait for each other, four
+ * chains overlap. Chain j starts at f sides^t_j (struct fd_sampler,
+ * @frac_pow), t_0 = 0, and spells k digits from digit len - 1 - t_j down;
+ * the chains cover every digit, and a digit that two of them spell is
+ * written twice, the same both times.
  */
-static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
-				   u8 *dst, u32 count, bool *dry)
+static __always_inline void fd_sampler_spell4(const struct fd_sampler *s,
+					      u64 v, u8 *dst)
+{
+	u64 n = s->sides, f0 = fd_frac_start(s, v), f1 = f0 * s->frac_pow[0];
+	u64 f2 = f0 * s->frac_pow[1], f3 = f0 * s->frac_pow[2];
+	unsigned int len = s->batch_len, k = s->frac_run;
+	long o1 = -(long)fd_sampler_run_start(len, k, 1);
+	long o2 = -(long)fd_sampler_run_start(len, k, 2);
+	long o3 = -(long)fd_sampler_run_start(len, k, 3);
+	u8 *d = dst + len - 1, *end = d - k;
+
+	for (; d != end; d--) {
+		d[0] = fd_frac_digit(&f0, n);
+		d[o1] = fd_frac_digit(&f1, n);
+		d[o2] = fd_frac_digit(&f2, n);
+		d[o3] = fd_frac_digit(&f3, n);
+	}
+}
+
+/*
+ * Whole batches of a die of at most 256 sides, while @count leaves room
+ * for one: each accepted batch is written out at once, its digits in the
+ * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
+ * fd_sampler_spell(). *@dry is set when the bits ran out.
+ */
+static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
+					    struct fd_pool *fair, u8 *dst,
+					    u32 count, bool *dry)
 {
 	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 n = s->sides, c = s->sides_recip, half = s->half;
-	u64 hr = s->half_recip, z = s->z, m = s->m, v, x, lo, hi, d;
-	unsigned int len = s->batch_len, h = (len - 1) / 2, i;
+	u64 z = s->z, m = s->m, v;
+	unsigned int len = s->batch_len;
 	u32 made = 0;
 
 	*dry = false;
@@ -907,20 +980,7 @@ static u32 fd_sampler_fill_batches(struct fd_sampler *s, struct fd_pool *fair,
 			*dry = true;
 			break;
 		}
-		x = fd_recip_div_small(v, n, c, &d);
-		dst[made] = d;
-		hi = x;
-		if (h) {
-			hi = fd_recip_div(x, half, hr, &lo);
-			for (i = 1; i <= h; i++) {
-				lo = fd_recip_div_small(lo, n, c, &d);
-				dst[made + i] = d;
-				hi = fd_recip_div_small(hi, n, c, &d);
-				dst[made + h + i] = d;
-			}
-		}
-		if (len - 1 > 2 * h)
-			dst[made + len - 1] = hi;
+		fd_sampler_spell4(s, v, dst + made);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);

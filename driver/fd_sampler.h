@@ -26,8 +26,9 @@
  * 2^FD_SAMPLER_BATCH_BITS, and hands out its k base-sides digits one by
  * one: the digits of a uniform number on [0, sides^k) are independent
  * uniform rolls. Each batch costs a few dozen cycles, each digit two
- * multiplications; against M >= 2^63, a batch below 2^48 is rejected with
- * probability below 2^-15, and what a rejection keeps is recycled.
+ * multiplications (one where fd_sampler_fill() writes a whole batch);
+ * against M >= 2^63, a batch below 2^48 is rejected with probability below
+ * 2^-15, and what a rejection keeps is recycled.
  */
 #define FD_SAMPLER_BATCH_BITS		48
 /*
@@ -60,6 +61,20 @@
  *	digits left after a batch's first roll into two halves, so that two
  *	chains of divisions run side by side
  * @half_recip: fd_recip(@half)
+ * @frac_mul: ceil(2^(64 + @frac_shift) / @batch): a batch v becomes a
+ *	fraction f, 2^64 v / @batch rounded up (fd_frac_start()), and the high
+ *	halves of f sides, f sides^2, ... (each time keeping the low half) are
+ *	v's digits from the most significant down (fd_frac_digit()); 0 when
+ *	there is no batch
+ * @frac_shift: fls64(@batch) - 1
+ * @frac_run: k = ceil(@batch_len / 4), the digits of each of the four
+ *	chains of fd_sampler_fill()
+ * @frac_pow: sides^t_j, t_j = min(j k, @batch_len - k), j = 1, 2, 3: f
+ *	@frac_pow[j - 1] (its low half) starts chain j at digit
+ *	@batch_len - 1 - t_j, k digits long (chains may overlap: the digits
+ *	they share come out the same)
+ * @frac_split: sides^a, a = @batch_len - @batch_len / 2: f @frac_split
+ *	(its low half) starts the digits after the first a, a second chain
  * @dual: a die too wide for a batch of two (from 2642246 sides by default,
  *	up to 2^32 - 2^16 - 1) and not plain: the rolls alternate between two
  *	independent states, (@z, @m) and (@z2, @m2), so that two chains of
@@ -90,6 +105,11 @@ struct fd_sampler {
 	u8 batch_bits;
 	u64 half;
 	u64 half_recip;
+	u64 frac_mul;
+	u64 frac_split;
+	u64 frac_pow[3];
+	u8 frac_shift;
+	u8 frac_run;
 	bool dual;
 	u8 turn;
 	u8 plain_bits;
@@ -180,6 +200,96 @@ static inline u64 fd_sampler_pop(struct fd_sampler *s)
 	s->digits = q;
 	s->ndigits--;
 	return d;
+}
+
+/**
+ * fd_mul_hi() - the high half of a 64 x 64-bit product
+ * @x: a factor
+ * @y: the other
+ * @lo: receives the low half
+ *
+ * On x86-64 one MUL: GCC keeps a 128-bit product in a loop of several in
+ * memory, and a loop of digits would spend more on that than on the
+ * multiplications.
+ *
+ * Return: floor(@x @y / 2^64).
+ */
+static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
+{
+#ifdef __x86_64__
+	u64 hi;
+
+	asm("mulq %3" : "=a" (*lo), "=d" (hi) : "%0" (x), "rm" (y) : "cc");
+	return hi;
+#else
+	fd_u128 p = (fd_u128)x * y;
+
+	*lo = p;
+	return p >> 64;
+#endif
+}
+
+/**
+ * fd_frac_start() - the fraction of a batch
+ * @s: the sampler, with a batch of two digits or more
+ * @v: the batch, uniform on [0, N), N = sides^@s->batch_len
+ *
+ * With t = @s->frac_shift = fls64(N) - 1, @s->frac_mul is
+ * ceil(2^(64 + t) / N), below 2^64, and the result
+ * floor(v frac_mul / 2^t) + 1 is 2^64 (v / N + e) with
+ * 0 < e < 3 / 2^64 <= 1 / N (N < 2^48).
+ *
+ * Return: the fraction f.
+ */
+static __always_inline u64 fd_frac_start(const struct fd_sampler *s, u64 v)
+{
+	return (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
+}
+
+/**
+ * fd_frac_digit() - the next digit of a fraction, with one multiplication
+ * @f: the fraction, which becomes the low half of @f @n
+ * @n: the base, the sampler's sides
+ *
+ * f = 2^64 (v / N + e), with 0 < e < 1 / N (fd_frac_start()): after j
+ * steps f is 2^64 times the fractional part of v / n^(len - j) plus n^j e.
+ * That fractional part is a multiple of 1 / n^(len - j), at most
+ * 1 - 1 / n^(len - j), and n^j e < 1 / n^(len - j): the error never carries
+ * into a digit, and the high half of the next product is exactly digit
+ * len - 1 - j of v. Starting from f n^j instead (its low half) skips j
+ * digits, for a chain of its own.
+ *
+ * Return: the digit, in [0, @n).
+ */
+static __always_inline u64 fd_frac_digit(u64 *f, u64 n)
+{
+	return fd_mul_hi(*f, n, f);
+}
+
+/**
+ * fd_sampler_spell() - all digits of a batch, one multiplication each
+ * @s: the sampler, with a batch of two digits or more
+ * @v: the batch
+ * @dst: @s->batch_len digits, least significant first as fd_sampler_pop()
+ *	hands them out, as 32-bit words
+ *
+ * Two chains side by side: the second starts at digit len - 1 - a,
+ * a = len - len / 2 (@s->frac_split is sides^a).
+ */
+static __always_inline void fd_sampler_spell(const struct fd_sampler *s,
+					     u64 v, u32 *dst)
+{
+	unsigned int len = s->batch_len, a = len - len / 2, i;
+	u64 n = s->sides, f = fd_frac_start(s, v), g = f * s->frac_split;
+	u32 *hi = dst + len - 1, *lo = hi - a;
+
+	for (i = 0; i < len / 2; i++) {
+		hi[-(int)i] = fd_frac_digit(&f, n);
+		lo[-(int)i] = fd_frac_digit(&g, n);
+	}
+	/* An odd count: f has one digit more. */
+	if (len & 1)
+		hi[-(int)i] = fd_frac_digit(&f, n);
 }
 
 void fd_sampler_init_precision(struct fd_sampler *s, u64 sides, bool recycle,

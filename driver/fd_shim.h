@@ -87,6 +87,11 @@ typedef __s64 s64;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
+/* The kernel's noinline, from <sys/cdefs.h>. */
+#ifndef noinline
+#define noinline	__attribute_noinline__
+#endif
+
 #ifndef BIT_ULL
 #define BIT_ULL(n)	(1ULL << (n))
 #endif

@@ -165,31 +165,21 @@ struct fd_weights_regs {
 };
 
 /*
- * One draw on a 64-bit state (M < 2^64, precision at most 63). X comes
- * from a roll of the sampler's batch die, W^k (W itself when k is 1): its
- * k base-W digits are independent uniform rolls of W, the first drawn at
- * once, the others kept in the sampler's pending digits for the next
- * draws, which then take no bits at all. False when @fair ran dry before
- * M reached its target: the state keeps the bits it took.
+ * The roll of the sampler's batch die, W^k (W itself when k is 1), on a
+ * 64-bit state (M < 2^64, precision at most 63): *@x gets the batch, the
+ * state Z div W^k and Q. False when @fair ran dry before M reached its
+ * target: the state keeps the bits it took.
  */
-static __always_inline bool fd_weights_step64(const struct fd_weights *w,
-					      const struct fd_sampler *s,
-					      struct fd_pool *fair,
-					      struct fd_weights_regs *g,
-					      u64 *face)
+static __always_inline bool fd_weights_batch(const struct fd_weights *w,
+					     const struct fd_sampler *s,
+					     struct fd_pool *fair,
+					     struct fd_weights_regs *g,
+					     u64 *x)
 {
 	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
-	u64 target = 1ULL << s->precision, low = target, x, lo, wf;
+	u64 target = 1ULL << s->precision, low = target;
 	unsigned int k;
-	u32 f;
 
-	if (g->ndigits) {
-		g->digits = fd_recip_div_small(g->digits, w->total,
-					       s->sides_recip, &x);
-		g->ndigits--;
-		q = m;
-		goto found;
-	}
 	/*
 	 * Any M >= W^k allows a step: a small die tops M up only once it
 	 * fell below 2^-8 of its target, every few draws, while rejection
@@ -229,19 +219,112 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 		z -= m - rem;
 		m = rem;
 	}
-	z = fd_recip_div(z, n, r, &x);
-	if (s->batch_len > 1) {
-		g->digits = fd_recip_div_small(x, w->total, s->sides_recip, &x);
-		g->ndigits = s->batch_len - 1;
+	g->z = fd_recip_div(z, n, r, x);
+	g->m = q;
+	return true;
+}
+
+/*
+ * The face of a uniform roll @x of W, given the state (Z, Q) the roll left
+ * independent of it: the state becomes (Z w_f + X - c_f, Q w_f), uniform
+ * given the face. Q w_f <= M w_f / W < 2^64: the residue always fits.
+ */
+static __always_inline u32 fd_weights_face(const struct fd_weights *w,
+					   struct fd_weights_regs *g, u64 x)
+{
+	u32 f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	u64 c = w->cum[f], wf = w->cum[f + 1] - c;
+
+	g->z = g->z * wf + (x - c);
+	g->m *= wf;
+	return f;
+}
+
+/*
+ * The face of digit @x of a batch, into *@dst, and its residue l = x - c_f
+ * folded in below the digits above it: S += l T, T *= w_f. The die's
+ * table is in registers (a byte stored may alias anything).
+ */
+static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
+					    unsigned int shift, u64 x, u64 *s,
+					    u64 *t, u8 *dst, bool direct)
+{
+	u32 f = direct ? guide[x] : fd_weights_find(cum, guide, shift, x);
+	u64 c = cum[f];
+
+	*s += (x - c) * *t;
+	*t *= cum[f + 1] - c;
+	*dst = f;
+}
+
+/*
+ * The faces of a whole batch @v as bytes, and the state they leave: each
+ * digit is spelt as fd_sampler_spell() spells it and turned into its face
+ * at once. Face by face from the least significant digit the state would
+ * become (((Z w_0 + l_0) w_1 + l_1) ...); the digits come from the most
+ * significant down instead, in two chains, so each chain keeps the sum S
+ * of its residues l_i times the weights of the digits above i in it, and
+ * T, their product: then the state is ((Z T_b + S_b) T_a + S_a, Q T_b T_a),
+ * the same numbers. Every partial value is at most the final one, below
+ * 2^64. When @direct (a guide shift of 0), the guide has an entry for
+ * every X, which names its face: no search.
+ */
+static __always_inline void fd_weights_spell(const struct fd_weights *w,
+					     const struct fd_sampler *s,
+					     struct fd_weights_regs *g, u64 v,
+					     u8 *dst, bool direct)
+{
+	unsigned int len = s->batch_len, shift = w->guide_shift, i;
+	u64 n = s->sides, sa = 0, ta = 1, sb = 0, tb = 1, x;
+	u64 f = fd_frac_start(s, v), f2 = f * s->frac_split;
+	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2);
+	const u64 *cum = w->cum;
+	const u32 *guide = w->guide;
+
+	for (i = 0; i < len / 2; i++) {
+		x = fd_frac_digit(&f, n);
+		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
+		x = fd_frac_digit(&f2, n);
+		fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i, direct);
 	}
-found:
-	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
-	lo = x - w->cum[f];
-	wf = w->cum[f + 1] - w->cum[f];
-	/* Q w_f <= M w_f / W < 2^64: the residue always fits. */
-	g->z = z * wf + lo;
-	g->m = q * wf;
-	*face = f;
+	/* An odd count: the first chain has one digit more. */
+	if (len & 1) {
+		x = fd_frac_digit(&f, n);
+		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
+	}
+	g->z = (g->z * tb + sb) * ta + sa;
+	g->m = g->m * tb * ta;
+}
+
+/*
+ * One draw on a 64-bit state. X comes from a roll of the sampler's batch
+ * die: its k base-W digits are independent uniform rolls of W, the first
+ * drawn at once, the others kept in the sampler's pending digits for the
+ * next draws, which then take no bits at all. False when @fair ran dry
+ * before M reached its target: the state keeps the bits it took.
+ */
+static __always_inline bool fd_weights_step64(const struct fd_weights *w,
+					      const struct fd_sampler *s,
+					      struct fd_pool *fair,
+					      struct fd_weights_regs *g,
+					      u64 *face)
+{
+	u64 x;
+
+	if (g->ndigits) {
+		g->digits = fd_recip_div_small(g->digits, w->total,
+					       s->sides_recip, &x);
+		g->ndigits--;
+	} else {
+		if (!fd_weights_batch(w, s, fair, g, &x))
+			return false;
+		if (s->batch_len > 1) {
+			g->digits = fd_recip_div_small(x, w->total,
+						       s->sides_recip, &x);
+			g->ndigits = s->batch_len - 1;
+		}
+	}
+	*face = fd_weights_face(w, g, x);
 	return true;
 }
 
@@ -376,8 +459,9 @@ bool fd_weights_draw(const struct fd_weights *w, struct fd_sampler *s,
 u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 		    struct fd_pool *fair, u8 *dst, u32 count, u32 width)
 {
+	unsigned int len = s->batch_len, i;
+	u32 digit[64], made = 0;
 	struct fd_weights_regs g;
-	u32 made = 0;
 	u64 v;
 
 	if (w->total == 1 || !s->recycle || !fd_weights_narrow(s)) {
@@ -390,7 +474,28 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 	g.digits = s->digits;
 	g.ndigits = s->ndigits;
 	g.bits = s->bits;
-	while (made < count && fd_weights_step64(w, s, fair, &g, &v)) {
+	while (made < count) {
+		/* A whole batch at once: its digits, then a face for each. */
+		if (len > 1 && !g.ndigits && count - made >= len) {
+			if (!fd_weights_batch(w, s, fair, &g, &v))
+				break;
+			if (width == 1 && !w->guide_shift) {
+				fd_weights_spell(w, s, &g, v, dst + made, true);
+			} else if (width == 1) {
+				fd_weights_spell(w, s, &g, v, dst + made, false);
+			} else {
+				fd_sampler_spell(s, v, digit);
+				for (i = 0; i < len; i++)
+					fd_put_roll(dst + (made + i) * width,
+						    fd_weights_face(w, &g,
+								    digit[i]),
+						    width);
+			}
+			made += len;
+			continue;
+		}
+		if (!fd_weights_step64(w, s, fair, &g, &v))
+			break;
 		if (width == 1)
 			dst[made++] = v;
 		else

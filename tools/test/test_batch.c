@@ -25,6 +25,14 @@
  *               precision and batch (2^48), for n from 3 to 2^32 - 1
  *   fill        fd_sampler_fill() makes the same bytes as fd_sampler_roll()
  *               (powers of two included)
+ *   spell       the digits fd_sampler_fill() writes for an accepted batch
+ *               v (one multiplication each, from a fixed-point v / n^k)
+ *               are v's base-n digits, least significant first: for every
+ *               n in 3..255 that is not a power of two, every v of batches
+ *               up to 2^12, and at batches up to 2^20, 2^32 and 2^48 (the
+ *               default) the first and last 2000 v, every multiple of a
+ *               power n^j with its neighbours for a few multiples, and
+ *               random v
  *   fill-rolls  fd_sampler_fill_rolls() makes the rolls of fd_sampler_roll()
  *               stored by fd_put_roll(), with the same bits and states, for
  *               batched, dual and plain dice of every width, small ones
@@ -424,6 +432,82 @@ static void test_fill(void)
 		      "fill n = %llu: fd_sampler_fill() and fd_sampler_roll() differ",
 		      ns[i]);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* spell                                                               */
+
+/*
+ * The digits fd_sampler_fill() writes for a batch v: a state z = v with M
+ * at its target accepts at once (v < n^k <= M - M mod n^k) and rolls v.
+ * Counts a wrong digit, or a batch not written whole, in *@bad.
+ */
+static void spell_one(struct fd_sampler *s, u64 v, unsigned long *bad)
+{
+	static struct fd_pool empty;
+	u8 got[64];
+	u32 i, made;
+	u64 x = v;
+
+	s->z = v;
+	s->m = 1ULL << s->precision;
+	s->digits = 0;
+	s->ndigits = 0;
+	made = fd_sampler_fill(s, &empty, got, s->batch_len);
+	if (made != s->batch_len || s->ndigits) {
+		++*bad;
+		return;
+	}
+	for (i = 0; i < made; i++, x /= s->sides)
+		if (got[i] != x % s->sides) {
+			++*bad;
+			return;
+		}
+}
+
+static void test_spell(void)
+{
+	static const unsigned int bbs[] = { 12, 20, 32, FD_SAMPLER_BATCH_BITS };
+	unsigned long bad = 0, tried = 0, configs = 0;
+	unsigned int b, j;
+	u64 n, v, k, pw;
+
+	for (n = 3; n <= 255; n++) {
+		if (!(n & (n - 1)))
+			continue;
+		for (b = 0; b < ARRAY_SIZE(bbs); b++) {
+			struct fd_sampler s;
+			u64 big;
+
+			fd_sampler_init_batch(&s, n, FD_SAMPLER_PRECISION_SMALL,
+					      bbs[b]);
+			if (s.batch_len < 2)
+				continue;
+			configs++;
+			big = s.batch;
+			if (bbs[b] <= 12) {
+				for (v = 0; v < big; v++, tried++)
+					spell_one(&s, v, &bad);
+				continue;
+			}
+			for (v = 0; v < 2000; v++, tried += 2) {
+				spell_one(&s, v, &bad);
+				spell_one(&s, big - 1 - v, &bad);
+			}
+			for (j = 1, pw = n; j < s.batch_len; j++, pw *= n)
+				for (k = 1; k < n && k < 8; k++) {
+					spell_one(&s, k * pw - 1, &bad);
+					spell_one(&s, k * pw, &bad);
+					spell_one(&s, k * pw + 1, &bad);
+					spell_one(&s, big - k * pw, &bad);
+					tried += 4;
+				}
+			for (v = 0; v < 2000; v++, tried++)
+				spell_one(&s, fd_test_below(&rng, big), &bad);
+		}
+	}
+	NOTE("spell: %lu configurations, %lu batches", configs, tried);
+	CHECK(!bad, "spell: %lu batches whose digits are not those of v", bad);
 }
 
 /*
@@ -898,6 +982,7 @@ int main(void)
 	test_digits_bijection();
 	test_serial();
 	test_fill();
+	test_spell();
 	test_fill_rolls();
 	test_fill_switch();
 	test_modes();

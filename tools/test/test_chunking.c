@@ -43,7 +43,7 @@ enum { ONE, WORD, FULL, RANDOM, NPOLICY };
 static const char *const policy_name[] = { "bit", "word", "full", "random" };
 
 /* Weighted dice, built once. */
-#define NSETS 7
+#define NSETS 9
 static struct fd_weights wset[NSETS];
 
 static u8 stream[MAX_BITS];		/* one bit a byte */
@@ -61,15 +61,19 @@ static void make_sets(void)
 	static const u64 w3[] = { 1ULL << 63, (1ULL << 63) - 2 };
 	static const u64 w4[] = { 7, 0, 5, 1, 0, 9, 2 };
 	static const u64 w5[] = { 4000000000ULL, 294967295ULL };
-	const u64 *w[NSETS] = { w0, w1, w2, w3, w4, w5, NULL };
-	const u32 n[NSETS] = { 3, 4, 3, 2, 7, 2, 100 };
+	/* A total above the guide's 1024 entries: its search, in fills. */
+	static const u64 w8[] = { 1000, 2000, 3, 77, 5 };
+	/* Set 7: faces of two bytes, a total of batches in fills. */
+	const u64 *w[NSETS] = { w0, w1, w2, w3, w4, w5, NULL, NULL, w8 };
+	const u32 n[NSETS] = { 3, 4, 3, 2, 7, 2, 100, 300, 5 };
 	u32 i, j;
 
 	for (i = 0; i < NSETS; i++) {
 		u64 *t = calloc(fd_weights_table_words(n[i]), sizeof(u64));
 
 		for (j = 0; j < n[i]; j++)
-			t[j + 1] = w[i] ? w[i][j] : 1 + fd_test_below(&rng, 1 << 20);
+			t[j + 1] = w[i] ? w[i][j] :
+				   1 + fd_test_below(&rng, i == 7 ? 100 : 1 << 20);
 		if (!t || fd_weights_init(&wset[i], t, n[i]))
 			exit(2);
 	}
@@ -103,6 +107,9 @@ static u64 any_sides(void)
 /* A die of at most 2^32 faces, or a weighted one of a total that small. */
 static void small_op(struct op *o)
 {
+	/* Weighted fills: one byte, searched, two bytes. */
+	static const unsigned int fill_sets[] = { 4, 8, 7 };
+
 	o->count = 1 + fd_test_below(&rng, MAX_COUNT);
 	switch (fd_test_below(&rng, 4)) {
 	case 0:
@@ -119,7 +126,7 @@ static void small_op(struct op *o)
 		break;
 	default:
 		o->kind = WFILL;
-		o->set = 4;
+		o->set = fill_sets[fd_test_below(&rng, 3)];
 		break;
 	}
 }
