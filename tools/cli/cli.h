@@ -79,5 +79,6 @@ int fdc_cmd_config(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_collect(struct fdc_config *cfg, int argc, char **argv);
+int fdc_cmd_certify(struct fdc_config *cfg, int argc, char **argv);
 
 #endif /* _FAIRDIE_CLI_H */

@@ -47,6 +47,8 @@ static const struct fdc_command fdc_commands[] = {
 	{ "seal", fdc_cmd_seal, "seal a draw, to be opened by a public value", false, false },
 	{ "reveal", fdc_cmd_reveal, "open a sealed draw and print its outcome", false, false },
 	{ "verify", fdc_cmd_verify, "check a log of draws and replay every reveal", false, false },
+	{ "certify", fdc_cmd_certify, "captures, test batteries and a report for a test lab",
+	  false, false },
 };
 
 static const char fdc_main_help[] =

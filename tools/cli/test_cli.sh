@@ -77,7 +77,7 @@ input() {
 }
 
 commands="roll shuffle sample craps roulette extract pick config stats bench collect
-keygen seal reveal verify"
+keygen seal reveal verify certify"
 
 # --- help and usage -------------------------------------------------------
 t 0 "--help" "$bin" --help && has "$tmp/out" "Usage: fairdie" "--help"

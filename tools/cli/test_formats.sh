@@ -197,6 +197,9 @@ json config env -u FAIRDIE_SOURCE "$bin" --device="$tmp/nodev" config --json
 json stats "$bin" $s stats --json -n 100
 json stats "$fake" --device=fake:1 stats --json -n 100
 json bench "$bin" $s bench --json -t 1
+json certify env FAIRDIE_CERTIFY_COLLECT="python3 $here/certify_fake_collect.py" \
+	"$bin" certify --json --quick --count 10000 "$tmp/certify"
+json certify "$bin" certify --json
 name=json_accepted_before_the_command
 t 0 "$name" "$bin" --json $s roll 3d6 && valid "$name" roll
 t 0 "$name" "$bin" $s --json shuffle 3 && valid "$name" shuffle

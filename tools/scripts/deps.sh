@@ -20,6 +20,8 @@
 # the constant-time check (make ctcheck); python3-jsonschema checks the
 # tool's JSON against tools/cli/schema/, mandoc lints the man page; time
 # (the tool's peak memory) and bsdutils (script: the tool on a terminal).
+# chromium renders the report of 'fairdie certify' in its test (headless);
+# fonts-dejavu-core gives it a font.
 set -eu
 
 PKGS="debhelper dh-dkms dkms fakeroot lintian
@@ -27,7 +29,7 @@ gcc make perl libc6-dev cpio xz-utils kmod bc
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 busybox-static sparse rng-tools5 ent dieharder
 python3-docutils gnuplot-nox groff-base gcc-multilib
-python3-jsonschema mandoc time bsdutils
+python3-jsonschema mandoc time bsdutils chromium fonts-dejavu-core
 flex bison libelf-dev libssl-dev nettle-dev libgmp-dev libjansson-dev valgrind"
 
 here=$(cd "$(dirname "$0")" && pwd)
