@@ -20,14 +20,15 @@ static const char fdc_cert_fails_closed[] =
 "tests (repetition count, adaptive proportion, and a 64-bit word repeating\n"
 "the ones before it) before any extractor sees it; a stuck source fails\n"
 "within its first 17 words, before anything it made is delivered (bits its\n"
-"well had tested and passed before may still be). A failure latches: the\n"
-"well is emptied, every file reading it fails its reads with EIO from its\n"
-"next read on and delivers nothing, and poll() reports POLLERR, until the\n"
-"program calls FAIRDIE_IOC_RESET, selects a source again or opens the\n"
-"device anew; the well restarts only after a fresh start-up test, which a\n"
-"source still broken fails at once. The kernel logs the failure and sysfs\n"
-"counts it (health, health_failures). A game reading /dev/fairdie\n"
-"therefore stops; it never plays on unchecked bits.";
+"well had tested and passed before may still be). A failure empties the\n"
+"well; every file reading it gets EIO at its next read (poll() reports\n"
+"POLLERR until then) and delivers nothing. Each later read restarts the\n"
+"well with a fresh start-up test: while the source is still broken that\n"
+"test fails within 1088 raw bits and the read fails with EIO again; once\n"
+"it is good the reads go on, with no FAIRDIE_IOC_RESET. The kernel logs\n"
+"each failure and sysfs counts it (health, health_failures). A game\n"
+"reading /dev/fairdie therefore stops while the source is bad; it never\n"
+"plays on unchecked bits.";
 
 /* A text written in lines, as one line. */
 static json_t *fdc_cert_text(const char *s)
