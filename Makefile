@@ -14,7 +14,7 @@
 #   make demo         boot the VM and show real use
 #   make bench        the benchmarks
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
-#   make install      module, udev rule, tool, man page and header
+#   make install      module, udev rule, tool, man page, JSON schemas, header
 #                     (KVER or KDIR, DESTDIR, PREFIX); make uninstall
 #   make deb          Debian packages fairdie-dkms and fairdie, in .build/deb/
 #   make pkgtest      build, lint, install, load in the VM and purge them
@@ -45,6 +45,8 @@ endif
 endif
 KDIR ?= /lib/modules/$(KRELEASE)/build
 PREFIX ?= /usr/local
+# The JSON Schemas of the tool's --json output (PREFIX/share/fairdie/schema).
+SCHEMAS := $(wildcard tools/cli/schema/*.json)
 DESTDIR ?=
 
 # The VM tests boot Debian's own kernel of this series, or with KVER=debug
@@ -292,6 +294,8 @@ install: dkms-check all
 	install -D -m 0755 tools/fairdie $(DESTDIR)$(PREFIX)/bin/fairdie
 	install -D -m 0644 tools/cli/fairdie.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1
+	install -d $(DESTDIR)$(PREFIX)/share/fairdie/schema
+	install -m 0644 $(SCHEMAS) $(DESTDIR)$(PREFIX)/share/fairdie/schema/
 	install -D -m 0644 tools/udev/60-fairdie.rules \
 		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules
 	install -D -m 0644 uapi/linux/fairdie.h \
@@ -303,9 +307,11 @@ uninstall: dkms-check
 		$(DESTDIR)$(PREFIX)/share/man/man1/fairdie.1 \
 		$(DESTDIR)/etc/udev/rules.d/60-fairdie.rules \
 		$(DESTDIR)$(PREFIX)/include/linux/fairdie.h \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/fairdie/schema/,$(notdir $(SCHEMAS))) \
 		$(MODDEST)/fairdie.ko*
 	rmdir $(MODDEST) $(dir $(MODDEST)) $(DESTDIR)$(PREFIX)/include/linux \
-		2>/dev/null || true
+		$(DESTDIR)$(PREFIX)/share/fairdie/schema \
+		$(DESTDIR)$(PREFIX)/share/fairdie 2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
 # Debian packages, built in .build/deb/ (tools/debian/ holds the packaging).

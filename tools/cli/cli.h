@@ -66,6 +66,7 @@ void fdc_print_s64(FILE *f, s64 v, int end);
 extern const char fdc_global_help[];
 
 int fdc_cmd_roll(struct fdc_config *cfg, int argc, char **argv);
+void fdc_roll_json_end(char *const *dice, u64 n);
 int fdc_cmd_shuffle(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_sample(struct fdc_config *cfg, int argc, char **argv);
 int fdc_cmd_craps(struct fdc_config *cfg, int argc, char **argv);

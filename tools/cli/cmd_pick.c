@@ -229,7 +229,7 @@ static void fdc_weights_stats(const struct fdc_wdie *d, const char *list,
 		fdc_json_close();
 		return;
 	}
-	printf("%8s %10s %9s %9s\n", "face", "count", "observed", "exact");
+	printf("%8s %10s %9s %9s\n", "total", "count", "observed", "exact");
 	for (f = 0; f < d->count; f++)
 		printf("%8u %10llu %9.6f %9.6f\n", f + 1,
 		       (unsigned long long)hist[f], (double)hist[f] / n,
@@ -295,13 +295,8 @@ int fdc_roll_weights(struct fdc_config *cfg, const char *list, u64 count,
 		fdc_progress_output(NULL);
 	ret = fdc_pick_draws(cfg, &d, count, fdc_faces_put, &o);
 	if (!ret && json) {
-		if (!stats) {
-			fdc_json_close();
-			fdc_json_key("dice");
-			fdc_json_array();
-			fdc_json_close();
-			fdc_json_close();
-		}
+		if (!stats)
+			fdc_roll_json_end(NULL, 0);
 		fdc_json_close();
 		fdc_json_key("stats");
 		fdc_json_array();

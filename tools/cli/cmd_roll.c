@@ -124,6 +124,37 @@ static int fdc_roll_once(struct fdc_roll *r, const struct fdc_dice_expr *e,
 	return ret;
 }
 
+/**
+ * fdc_roll_json_end() - close a roll's object of fairdie.roll/1: the
+ *	"totals" array, then "dice" (empty without -v) and the object
+ * @dice: @n JSON values, one per total, or NULL
+ * @n: how many
+ */
+void fdc_roll_json_end(char *const *dice, u64 n)
+{
+	u64 i;
+
+	fdc_json_close();
+	fdc_json_key("dice");
+	fdc_json_array();
+	for (i = 0; i < n; i++)
+		fdc_json_value(dice[i], strlen(dice[i]));
+	fdc_json_close();
+	fdc_json_close();
+}
+
+/* Open a roll's object: {"expr": @expr, "repeat": @repeat, "totals": [. */
+static void fdc_roll_json_begin(const char *expr, u64 repeat)
+{
+	fdc_json_object();
+	fdc_json_key("expr");
+	fdc_json_str(expr);
+	fdc_json_key("repeat");
+	fdc_json_u64(repeat);
+	fdc_json_key("totals");
+	fdc_json_array();
+}
+
 /*
  * Whether @e is one plain die (d6, d20, dF, d100 - not 2d6, no modifier):
  * its totals are the die's faces, rolled many at a time.
@@ -183,14 +214,8 @@ static int fdc_roll_plain_lines(struct fdc_roll *r,
 		}
 	}
 	fdc_progress_end();
-	if (r->json) {
-		/* fairdie.roll/1: "dice" is there, empty without -v. */
-		fdc_json_close();
-		fdc_json_key("dice");
-		fdc_json_array();
-		fdc_json_close();
-		fdc_json_close();
-	}
+	if (r->json)
+		fdc_roll_json_end(NULL, 0);
 	return 0;
 }
 
@@ -208,15 +233,8 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 	s128 total;
 	int ret = -1;
 
-	if (r->json) {
-		fdc_json_object();
-		fdc_json_key("expr");
-		fdc_json_str(text);
-		fdc_json_key("repeat");
-		fdc_json_u64(e->repeat);
-		fdc_json_key("totals");
-		fdc_json_array();
-	}
+	if (r->json)
+		fdc_roll_json_begin(text, e->repeat);
 	if (!r->verbose && fdc_roll_plain_die(e))
 		return fdc_roll_plain_lines(r, e);
 	if (r->json) {
@@ -261,15 +279,8 @@ static int fdc_roll_lines(struct fdc_roll *r, const char *text,
 			putchar_unlocked('\n');
 	}
 	fdc_progress_end();
-	if (r->json) {
-		fdc_json_close();
-		fdc_json_key("dice");
-		fdc_json_array();
-		for (i = 0; i < k; i++)
-			fdc_json_value(details[i], strlen(details[i]));
-		fdc_json_close();
-		fdc_json_close();
-	}
+	if (r->json)
+		fdc_roll_json_end(details, k);
 	ret = 0;
 out_free:
 	for (i = 0; details && i < k; i++)
@@ -623,15 +634,8 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 		return FDC_EXIT_USAGE;
 	}
 	snprintf(name, sizeof(name), "d%llu", (unsigned long long)sides);
-	if (r->json) {
-		fdc_json_object();
-		fdc_json_key("expr");
-		fdc_json_str(name);
-		fdc_json_key("repeat");
-		fdc_json_u64(1);
-		fdc_json_key("totals");
-		fdc_json_array();
-	}
+	if (r->json)
+		fdc_roll_json_begin(name, 1);
 	for (i = 0; i < r->count && !ferror(stdout); i++) {
 		fdc_progress("roll", i, r->count);
 		if (fdc_engine_roll(&r->dev, sides, &v))
@@ -642,13 +646,8 @@ static int fdc_roll_sides(struct fdc_roll *r, u64 sides)
 			fdc_print_u64(stdout, v + 1, '\n');
 	}
 	fdc_progress_end();
-	if (r->json) {
-		fdc_json_close();
-		fdc_json_key("dice");
-		fdc_json_array();
-		fdc_json_close();
-		fdc_json_close();
-	}
+	if (r->json)
+		fdc_roll_json_end(NULL, 0);
 	return FDC_EXIT_OK;
 }
 

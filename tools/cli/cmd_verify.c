@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,14 +50,66 @@ static const char fdc_verify_help[] =
 "                          where a link breaks)\n";
 
 /**
- * struct fdc_seal_slot - what verify keeps of a sealed record
- * @rec: the record
+ * struct fdc_sealed - what verify keeps of a sealed record until its reveal
+ * @commitment: its commitment
+ * @argc: the number of its request's arguments
+ * @has_input: its request holds a FILE's content
+ * @input_len: the content's length
+ * @strs: the arguments and the public value's name, each NUL-terminated,
+ *	then the content
+ */
+struct fdc_sealed {
+	u8 commitment[FDC_HASH_BYTES];
+	size_t argc;
+	bool has_input;
+	size_t input_len;
+	char strs[];
+};
+
+/**
+ * struct fdc_seal_slot - what verify keeps of a record
+ * @sealed: a sealed record not revealed yet, or NULL
  * @revealed: the record that revealed it, 0 while none did
  */
 struct fdc_seal_slot {
-	json_t *rec;
+	struct fdc_sealed *sealed;
 	u64 revealed;
 };
+
+/*
+ * jansson's memory while verify runs: the tree of one line lives until the
+ * next line is read, so its many small blocks are cut from one region,
+ * emptied before each line, and a block that does not fit comes from
+ * malloc() (@spilled tells that the line's tree must be freed the usual
+ * way; a tree wholly in the region goes with it).
+ */
+static struct {
+	char *buf;
+	size_t used;
+	size_t cap;
+	bool spilled;
+} fdc_arena;
+
+static void *fdc_arena_malloc(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n > fdc_arena.cap - fdc_arena.used) {
+		fdc_arena.spilled = true;
+		return malloc(n);
+	}
+	p = fdc_arena.buf + fdc_arena.used;
+	fdc_arena.used += n;
+	return p;
+}
+
+static void fdc_arena_free(void *p)
+{
+	if ((char *)p < fdc_arena.buf ||
+	    (char *)p >= fdc_arena.buf + fdc_arena.cap)
+		free(p);
+}
 
 /**
  * struct fdc_verify - one run of verify
@@ -86,6 +139,50 @@ struct fdc_verify {
 	bool prev_signed;
 };
 
+/**
+ * struct fdc_members - the members of a record verify reads, each NULL when
+ *	the record has none of that name
+ * @rec: the record
+ * @fairdie: "fairdie"
+ * @seq: "seq"
+ * @prev: "prev"
+ * @type: "type"
+ * @key: "key"
+ * @public: "public"
+ * @commitment: "commitment"
+ * @sealed: "sealed"
+ * @public_value: "public_value"
+ * @secret: "secret"
+ * @outcome: "outcome"
+ * @request: "request"
+ * @source: "source"
+ */
+struct fdc_members {
+	json_t *rec;
+	json_t *fairdie;
+	json_t *seq;
+	json_t *prev;
+	json_t *type;
+	json_t *key;
+	json_t *public;
+	json_t *commitment;
+	json_t *sealed;
+	json_t *public_value;
+	json_t *secret;
+	json_t *outcome;
+	json_t *request;
+	json_t *source;
+};
+
+/* @v when it is a string without NUL, else NULL. */
+static const char *fdc_vstr(json_t *v)
+{
+	if (!json_is_string(v) || strlen(json_string_value(v)) !=
+	    json_string_length(v))
+		return NULL;
+	return json_string_value(v);
+}
+
 static const char fdc_unsigned[] =
 	"the record is not signed by the log's key (changed, or added by someone without the key)";
 
@@ -105,31 +202,93 @@ static int fdc_fail(struct fdc_verify *v, u64 seq, const char *what,
 	return FDC_EXIT_FAILURE;
 }
 
-/* A sealed record: what a reveal needs is there and well formed. */
-static int fdc_verify_sealed(struct fdc_verify *v, json_t *rec, u64 seq)
+/* A copy of what a reveal needs of a sealed record. */
+static struct fdc_sealed *fdc_sealed_keep(const struct fdc_request *req,
+					  const char *name,
+					  const u8 *commitment)
 {
-	const char *argv[64], *c = fdc_str(rec, "commitment");
+	size_t i, n = strlen(name) + 1 + req->input_len, len;
+	struct fdc_sealed *s;
+	char *p;
+
+	for (i = 0; i < req->argc; i++)
+		n += strlen(req->argv[i]) + 1;
+	s = malloc(sizeof(*s) + n);
+	if (!s)
+		return NULL;
+	memcpy(s->commitment, commitment, FDC_HASH_BYTES);
+	s->argc = req->argc;
+	s->has_input = req->input;
+	s->input_len = req->input_len;
+	p = s->strs;
+	for (i = 0; i < req->argc; i++) {
+		len = strlen(req->argv[i]) + 1;
+		memcpy(p, req->argv[i], len);
+		p += len;
+	}
+	len = strlen(name) + 1;
+	memcpy(p, name, len);
+	if (s->has_input)
+		memcpy(p + len, req->input, s->input_len);
+	return s;
+}
+
+/* The request and the public value's name kept in @s. */
+static const char *fdc_sealed_request(const struct fdc_sealed *s,
+				      struct fdc_request *req,
+				      const char **argv)
+{
+	const char *p = s->strs, *name;
+	size_t i;
+
+	memset(req, 0, sizeof(*req));
+	for (i = 0; i < s->argc; i++) {
+		argv[i] = p;
+		p += strlen(p) + 1;
+	}
+	argv[i] = NULL;
+	req->argv = argv;
+	req->argc = s->argc;
+	name = p;
+	if (s->has_input) {
+		req->input = p + strlen(p) + 1;
+		req->input_len = s->input_len;
+	}
+	return name;
+}
+
+/* A sealed record: what a reveal needs is there and well formed. */
+static int fdc_verify_sealed(struct fdc_verify *v,
+			     const struct fdc_members *m, u64 seq)
+{
+	const char *argv[64], *c = fdc_vstr(m->commitment);
+	const char *name = fdc_vstr(m->public);
 	struct fdc_request req;
 	u8 h[FDC_HASH_BYTES];
 
-	if (!fdc_str(rec, "public") || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
-	    fdc_request_from_json(rec, &req, argv, ARRAY_SIZE(argv)))
+	if (!name || !c || fdc_unhex(h, c, FDC_HASH_BYTES) ||
+	    fdc_request_from_json(m->rec, &req, argv, ARRAY_SIZE(argv)))
 		return fdc_fail(v, seq, "record",
 				"a sealed record needs request, public and commitment");
 	if (fdc_request_check(&req, true))
 		return fdc_fail(v, seq, "record",
 				"not a request a sealed draw takes");
-	v->slots[seq - 1].rec = json_incref(rec);
+	v->slots[seq - 1].sealed = fdc_sealed_keep(&req, name, h);
+	if (!v->slots[seq - 1].sealed) {
+		fdc_err("%s: out of memory", v->path);
+		return FDC_EXIT_FAILURE;
+	}
 	return 0;
 }
 
 /* A revealed record: commitment, public value, outcome drawn again. */
-static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_revealed(struct fdc_verify *v,
+			       const struct fdc_members *m, u64 seq)
 {
 	u8 secret[FDC_SECRET_BYTES], c[FDC_HASH_BYTES], skey[FDC_HASH_BYTES];
-	const char *argv[64], *shex = fdc_str(rec, "secret"), *name, *want;
-	json_t *s = json_object_get(rec, "sealed");
-	json_t *pv = json_object_get(rec, "public_value");
+	const char *argv[64], *shex = fdc_vstr(m->secret), *name, *want;
+	const char *value = fdc_vstr(m->public_value);
+	json_t *s = m->sealed, *pv = m->public_value;
 	struct fdc_request req;
 	struct fdc_seal_slot *slot;
 	char why[160], *out;
@@ -137,15 +296,14 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 	size_t len;
 	int ret;
 
-	if (!json_is_integer(s) || !shex || (!json_is_null(pv) &&
-					     !fdc_str(rec, "public_value")) ||
-	    !fdc_str(rec, "outcome") || fdc_unhex(secret, shex,
-						  FDC_SECRET_BYTES))
+	want = fdc_vstr(m->outcome);
+	if (!json_is_integer(s) || !shex || (!json_is_null(pv) && !value) ||
+	    !want || fdc_unhex(secret, shex, FDC_SECRET_BYTES))
 		return fdc_fail(v, seq, "record",
 				"a revealed record needs sealed, public_value, secret and outcome");
 	at = json_integer_value(s);
 	if (at < 1 || (u64)at >= seq ||
-	    (!v->slots[at - 1].rec && !v->slots[at - 1].revealed)) {
+	    (!v->slots[at - 1].sealed && !v->slots[at - 1].revealed)) {
 		snprintf(why, sizeof(why),
 			 "it opens record %lld, no earlier sealed record",
 			 (long long)at);
@@ -158,53 +316,50 @@ static int fdc_verify_revealed(struct fdc_verify *v, json_t *rec, u64 seq)
 		return fdc_fail(v, seq, "reveal", why);
 	}
 	/* The sealed record was checked when it was read. */
-	fdc_request_from_json(slot->rec, &req, argv, ARRAY_SIZE(argv));
-	name = fdc_str(slot->rec, "public");
+	name = fdc_sealed_request(slot->sealed, &req, argv);
 	fdc_commitment(c, secret, name, &req);
-	fdc_unhex(skey, fdc_str(slot->rec, "commitment"), FDC_HASH_BYTES);
-	if (memcmp(c, skey, FDC_HASH_BYTES)) {
+	if (memcmp(c, slot->sealed->commitment, FDC_HASH_BYTES)) {
 		snprintf(why, sizeof(why), "the secret does not open the commitment of record %lld",
 			 (long long)at);
 		return fdc_fail(v, seq, "commitment", why);
 	}
 	if (!strcmp(name, "none") != json_is_null(pv) ||
-	    (!json_is_null(pv) && !*fdc_str(rec, "public_value")))
+	    (!json_is_null(pv) && !*value))
 		return fdc_fail(v, seq, "public value", !strcmp(name, "none") ?
 				"a public value for a record sealed with none" :
 				"no public value for a record that names one");
-	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL :
-		       fdc_str(rec, "public_value"), &req);
+	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL : value, &req);
 	if (fdc_draw_sealed(skey, &req, &out, &len))
 		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
-	want = json_string_value(json_object_get(rec, "outcome"));
-	ret = len != json_string_length(json_object_get(rec, "outcome")) ||
-	      memcmp(out, want, len);
+	ret = len != json_string_length(m->outcome) || memcmp(out, want, len);
 	free(out);
 	if (ret)
 		return fdc_fail(v, seq, "outcome",
 				"the request drawn again from secret and public value gives another outcome");
 	/* Only the fact is kept: a year of draws fits in little memory. */
 	slot->revealed = seq;
-	json_decref(slot->rec);
-	slot->rec = NULL;
+	free(slot->sealed);
+	slot->sealed = NULL;
 	return 0;
 }
 
 /* A receipt: its members are there (its draw cannot be replayed). */
-static int fdc_verify_receipt(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_receipt(struct fdc_verify *v,
+			      const struct fdc_members *m, u64 seq)
 {
-	if (!json_is_array(json_object_get(rec, "request")) ||
-	    !fdc_str(rec, "outcome") || !fdc_str(rec, "source"))
+	if (!json_is_array(m->request) || !fdc_vstr(m->outcome) ||
+	    !fdc_vstr(m->source))
 		return fdc_fail(v, seq, "record",
 				"a receipt needs request, outcome and source");
 	return 0;
 }
 
 /* Record @seq, on v->line: chain, key, then what its type asks. */
-static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
+static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
+			  u64 seq)
 {
-	const char *prev = fdc_str(rec, "prev"), *key = fdc_str(rec, "key");
-	const char *type = fdc_str(rec, "type");
+	const char *prev = fdc_vstr(m->prev), *key = fdc_vstr(m->key);
+	const char *type = fdc_vstr(m->type);
 	char want[2 * FDC_HASH_BYTES + 1], why[160];
 	u8 h[FDC_HASH_BYTES], k[FDC_KEY_BYTES];
 
@@ -225,7 +380,7 @@ static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
 		fdc_sha256(h, v->prev_line, v->prev_len);
 	fdc_hex(want, h, FDC_HASH_BYTES);
 	if (!prev || strcmp(prev, want) ||
-	    (u64)json_integer_value(json_object_get(rec, "seq")) != seq) {
+	    (u64)json_integer_value(m->seq) != seq) {
 		/* Which side of the broken link changed? */
 		if (v->prev_line && !v->prev_signed &&
 		    !fdc_line_signed(v->prev_line, v->prev_len, v->pub)) {
@@ -235,44 +390,90 @@ static int fdc_verify_one(struct fdc_verify *v, json_t *rec, u64 seq)
 		}
 		snprintf(why, sizeof(why), "it is not the record that follows record %llu (%s)",
 			 (unsigned long long)seq - 1,
-			 (u64)json_integer_value(json_object_get(rec, "seq")) != seq ?
+			 (u64)json_integer_value(m->seq) != seq ?
 			 "its number differs" :
 			 "a record deleted, inserted or moved");
 		return fdc_fail(v, seq, "chain", why);
 	}
 	if (!strcmp(type, "sealed"))
-		return fdc_verify_sealed(v, rec, seq);
+		return fdc_verify_sealed(v, m, seq);
 	if (!strcmp(type, "revealed"))
-		return fdc_verify_revealed(v, rec, seq);
+		return fdc_verify_revealed(v, m, seq);
 	if (!strcmp(type, "receipt"))
-		return fdc_verify_receipt(v, rec, seq);
+		return fdc_verify_receipt(v, m, seq);
 	return fdc_fail(v, seq, "record", "unknown type");
 }
 
-/*
- * The record on v->line, read with jansson: the signature member at its
- * end is taken apart by fdc_line_signed(), the rest read here.
- */
-static json_t *fdc_verify_parse(struct fdc_verify *v, char **body,
-				size_t *cap)
+/* Where the member named @k (@len bytes) goes in @m, or NULL. */
+static json_t **fdc_member(struct fdc_members *m, const char *k, size_t len)
 {
-	size_t n;
+#define FDC_MEMBER(name) { #name, sizeof(#name) - 1, \
+			   offsetof(struct fdc_members, name) }
+	static const struct {
+		const char *name;
+		size_t len;
+		size_t at;
+	} names[] = {
+		FDC_MEMBER(fairdie), FDC_MEMBER(seq), FDC_MEMBER(prev),
+		FDC_MEMBER(type), FDC_MEMBER(key), FDC_MEMBER(public),
+		FDC_MEMBER(commitment), FDC_MEMBER(sealed),
+		FDC_MEMBER(public_value), FDC_MEMBER(secret),
+		FDC_MEMBER(outcome), FDC_MEMBER(request), FDC_MEMBER(source),
+	};
+#undef FDC_MEMBER
+	size_t i;
 
-	if (v->len < FDC_SIG_SUFFIX_LEN + 2 ||
-	    memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
-		   sizeof(FDC_SIG_PREFIX) - 1))
-		return fdc_parse_record(v->line, v->len);
-	n = v->len - FDC_SIG_SUFFIX_LEN + 1;
-	if (n > *cap) {
-		free(*body);
-		*cap = 2 * n;
-		*body = malloc(*cap);
-		if (!*body)
-			return NULL;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (len == names[i].len && k[0] == names[i].name[0] &&
+		    !memcmp(k, names[i].name, len))
+			return (json_t **)((char *)m + names[i].at);
+	return NULL;
+}
+
+/*
+ * The record on v->line, read with jansson into @m, its members taken in
+ * one pass (jansson refuses duplicate members and NUL in a member's name):
+ * NULL when it is not a fairdie record (JSON with "fairdie": 1, an integer
+ * "seq" and a string "type", as fdc_parse_record() asks). The signature
+ * member at its end is taken apart by fdc_line_signed(), the rest read
+ * here.
+ */
+static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
+				char **body, size_t *cap)
+{
+	const char *k, *text = v->line;
+	size_t n = v->len, klen;
+	json_t *val, **at;
+
+	memset(m, 0, sizeof(*m));
+	if (v->len >= FDC_SIG_SUFFIX_LEN + 2 &&
+	    !memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
+		    sizeof(FDC_SIG_PREFIX) - 1)) {
+		n = v->len - FDC_SIG_SUFFIX_LEN + 1;
+		if (n > *cap) {
+			free(*body);
+			*cap = 2 * n;
+			*body = malloc(*cap);
+			if (!*body)
+				return NULL;
+		}
+		memcpy(*body, v->line, n - 1);
+		(*body)[n - 1] = '}';
+		text = *body;
 	}
-	memcpy(*body, v->line, n - 1);
-	(*body)[n - 1] = '}';
-	return fdc_parse_record(*body, n);
+	m->rec = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+			    NULL);
+	json_object_keylen_foreach(m->rec, k, klen, val) {
+		at = fdc_member(m, k, klen);
+		if (at)
+			*at = val;
+	}
+	if (!json_is_object(m->rec) || json_integer_value(m->fairdie) != 1 ||
+	    !json_is_integer(m->seq) || !fdc_vstr(m->type)) {
+		json_decref(m->rec);
+		m->rec = NULL;
+	}
+	return m->rec;
 }
 
 /* The log, mapped (read-only): a year of draws is read at once. */
@@ -325,6 +526,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fdc_verify v = { 0 };
+	struct fdc_members m;
 	u64 counts[3] = { 0 };
 	struct fdc_keys k;
 	const char *end;
@@ -359,6 +561,13 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		return FDC_EXIT_FAILURE;
 	v.path = strdup(fdc_quote(argv[optind]));
 	ret = FDC_EXIT_FAILURE;
+	fdc_arena.cap = 1 << 16;
+	fdc_arena.buf = malloc(fdc_arena.cap);
+	if (!fdc_arena.buf) {
+		fdc_err("%s: out of memory", v.path);
+		goto out;
+	}
+	json_set_alloc_funcs(fdc_arena_malloc, fdc_arena_free);
 	for (v.line = buf; v.line < buf + len; v.line = end + 1) {
 		end = memchr(v.line, '\n', buf + len - v.line);
 		if (!end) {
@@ -380,7 +589,10 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			memset(s + v.n, 0, (v.cap - v.n) * sizeof(*s));
 			v.slots = s;
 		}
-		rec = fdc_verify_parse(&v, &body, &cap);
+		/* The line before's tree is gone. */
+		fdc_arena.used = 0;
+		fdc_arena.spilled = false;
+		rec = fdc_verify_parse(&v, &m, &body, &cap);
 		if (!rec) {
 			/* A first line with no signature is no record at all. */
 			if (!v.n && (v.len < FDC_SIG_SUFFIX_LEN ||
@@ -394,8 +606,9 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			goto out;
 		}
 		v.n++;
-		c = fdc_verify_one(&v, rec, v.n);
-		json_decref(rec);
+		c = fdc_verify_one(&v, &m, v.n);
+		if (fdc_arena.spilled)
+			json_decref(rec);
 		if (c)
 			goto out;
 		v.prev_signed = false;
@@ -415,7 +628,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < v.n; i++)
-		if (v.slots[i].rec || v.slots[i].revealed)
+		if (v.slots[i].sealed || v.slots[i].revealed)
 			counts[v.slots[i].revealed ? 1 : 0]++;
 	fdc_hex(hex, v.pub, FDC_KEY_BYTES);
 	printf("%s: %llu records hold: %llu draws revealed, ", v.path,
@@ -428,8 +641,12 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		       " (the log's own key: give --key KEY.pub to check it is the one you expect)");
 	ret = fdc_finish_output();
 out:
+	json_set_alloc_funcs(malloc, free);
+	free(fdc_arena.buf);
+	fdc_arena.buf = NULL;
+	fdc_arena.cap = 0;
 	for (i = 0; i < v.n; i++)
-		json_decref(v.slots[i].rec);
+		free(v.slots[i].sealed);
 	free(v.slots);
 	free(body);
 	free((char *)v.path);

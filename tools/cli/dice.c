@@ -46,6 +46,19 @@ static const char *const fdc_fraction[] = {
 /* Denominators of fractions on the way to a whole total stay below this. */
 #define FDC_DEN_MAX	BIT_ULL(40)
 
+/*
+ * A value beyond 64 bits inside {...} (defer): a keep of the group may
+ * bring it back ({1d18446744073709551615+1d6}k1 never leaves 64 bits), so
+ * the first such value (wide, at pos, below -(2^64-1) when neg) is noted
+ * and the group decides (fdc_parse_group()).
+ */
+struct fdc_wide {
+	bool defer;
+	bool wide;
+	bool neg;
+	size_t pos;
+};
+
 struct fdc_parser {
 	const char *s;
 	size_t pos;
@@ -53,6 +66,7 @@ struct fdc_parser {
 	size_t errlen;
 	struct fdc_dice_expr *e;
 	unsigned int depth;
+	struct fdc_wide wide;
 };
 
 static __printf(2, 3)
@@ -243,13 +257,56 @@ char *fdc_dice_str(s128 v, char *buf)
 	return buf;
 }
 
+static int fdc_wide_fail(struct fdc_parser *p, const struct fdc_wide *w)
+{
+	return fdc_parse_fail(p,
+		"a value could leave 64 bits, beyond %s (near position %zu)",
+		w->neg ? "-(2^64-1)" : "2^64-1", w->pos);
+}
+
+/* Values beyond 64 bits noted from here on; the state before in @save. */
+static void fdc_wide_enter(struct fdc_parser *p, struct fdc_wide *save)
+{
+	*save = p->wide;
+	p->wide.defer = true;
+	p->wide.wide = false;
+}
+
+/* Back to the state @save; what was noted since in @seen. */
+static void fdc_wide_leave(struct fdc_parser *p, const struct fdc_wide *save,
+			   struct fdc_wide *seen)
+{
+	*seen = p->wide;
+	p->wide = *save;
+}
+
+/* A value beyond 64 bits, @w: noted inside {...}, else refused. */
+static int fdc_wide_note(struct fdc_parser *p, const struct fdc_wide *w)
+{
+	if (!p->wide.defer)
+		return fdc_wide_fail(p, w);
+	if (!p->wide.wide) {
+		p->wide.wide = true;
+		p->wide.neg = w->neg;
+		p->wide.pos = w->pos;
+	}
+	return 0;
+}
+
 static int fdc_set_bounds(struct fdc_parser *p, struct fdc_dice_node *n,
 			  __int128 lo, __int128 hi, __int128 den)
 {
-	if (lo < -FDC_DICE_LIMIT || hi > FDC_DICE_LIMIT)
-		return fdc_parse_fail(p,
-			"a value could leave 64 bits, beyond %s (near position %zu)",
-			lo < -FDC_DICE_LIMIT ? "-(2^64-1)" : "2^64-1", p->pos);
+	struct fdc_wide w = { .neg = lo < -FDC_DICE_LIMIT, .pos = p->pos };
+
+	if (lo < -FDC_DICE_LIMIT || hi > FDC_DICE_LIMIT) {
+		if (fdc_wide_note(p, &w))
+			return -EINVAL;
+		/* Held just beyond the limit: the group refuses it or rebounds. */
+		lo = fdc_min128(fdc_max128(lo, -FDC_DICE_LIMIT - 1),
+				FDC_DICE_LIMIT + 1);
+		hi = fdc_min128(fdc_max128(hi, -FDC_DICE_LIMIT - 1),
+				FDC_DICE_LIMIT + 1);
+	}
 	if (den < 0 || den > (__int128)FDC_DEN_MAX)
 		return fdc_parse_fail(p, "too many fractions on the way (near position %zu)",
 				      p->pos);
@@ -900,12 +957,12 @@ static int fdc_parse_pool(struct fdc_parser *p, unsigned int item,
 	return fdc_set_bounds(p, g, lo, hi, 1);
 }
 
-static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
+/* The items of {...} and the modifiers after it. */
+static int fdc_parse_group_items(struct fdc_parser *p, unsigned int *items,
+				 unsigned int *n, struct fdc_dice_mods *m)
 {
 	struct fdc_dice_expr *e = p->e;
-	unsigned int items[FDC_DICE_MAX_NODES], n = 0, i, it;
-	struct fdc_dice_node *g;
-	struct fdc_dice_mods m = { 0 };
+	unsigned int it;
 	int ret;
 
 	p->pos++;	/* the '{' */
@@ -917,7 +974,7 @@ static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 			return fdc_parse_fail(p,
 				"an item of {...} can be a fraction (at %zu): round it",
 				p->pos + 1);
-		items[n++] = it;
+		items[(*n)++] = it;
 		fdc_skip_blanks(p);
 		if (p->s[p->pos] == '}')
 			break;
@@ -927,15 +984,30 @@ static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 	}
 	p->pos++;
 	for (;;) {
-		ret = fdc_parse_count_mod(p, &m);
+		ret = fdc_parse_count_mod(p, m);
 		if (ret > 0)
 			break;
 		if (ret)
 			return ret;
 	}
-	ret = fdc_check_mods(p, &m);
-	if (ret)
-		return ret;
+	return fdc_check_mods(p, m);
+}
+
+/*
+ * The group of @items and @m. Only a one-roll group that keeps or counts
+ * bounds its value again from its dice alone: when an item could leave 64
+ * bits (@wide), any other group fails.
+ */
+static int fdc_parse_group_end(struct fdc_parser *p, unsigned int *items,
+			       unsigned int n, const struct fdc_dice_mods *mods,
+			       unsigned int *idx, bool wide)
+{
+	struct fdc_dice_expr *e = p->e;
+	struct fdc_dice_mods m = *mods;
+	struct fdc_dice_node *g;
+	unsigned int i;
+	int ret;
+
 	/* {5d6!!}>8: a group of one roll of dice counts its dice. */
 	if (n == 1 && e->node[items[0]].kind == FDC_NODE_DICE) {
 		struct fdc_dice_term *t = &e->node[items[0]].dice;
@@ -962,6 +1034,8 @@ static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 	}
 	if (n == 1 && (m.has_keep || m.success.op))
 		return fdc_parse_pool(p, items[0], &m, idx);
+	if (wide)
+		return -EINVAL;
 	if (m.has_keep && m.keep > n)
 		return fdc_parse_fail(p, "cannot %s %llu of %u items of {...}",
 				      m.drop ? "drop" : "keep",
@@ -978,6 +1052,30 @@ static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
 	for (i = 0; i < n; i++)
 		e->items[e->nitems++] = items[i];
 	return fdc_bound_group(p, g);
+}
+
+static int fdc_parse_group(struct fdc_parser *p, unsigned int *idx)
+{
+	unsigned int items[FDC_DICE_MAX_NODES], n = 0;
+	struct fdc_dice_mods m = { 0 };
+	struct fdc_wide save, seen, end;
+	int ret;
+
+	fdc_wide_enter(p, &save);
+	ret = fdc_parse_group_items(p, items, &n, &m);
+	fdc_wide_leave(p, &save, &seen);
+	if (ret)
+		return seen.wide ? fdc_wide_fail(p, &seen) : ret;
+	/* The group's own value (end) beyond 64 bits is noted too. */
+	fdc_wide_enter(p, &save);
+	ret = fdc_parse_group_end(p, items, n, &m, idx, seen.wide);
+	fdc_wide_leave(p, &save, &end);
+	/* What no keep brought back fails as it always did. */
+	if (seen.wide && (ret || end.wide))
+		return fdc_wide_fail(p, &seen);
+	if (ret)
+		return ret;
+	return end.wide ? fdc_wide_note(p, &end) : 0;
 }
 
 static const struct {

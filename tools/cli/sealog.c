@@ -350,38 +350,66 @@ static int (*fdc_draw_cmd(const char *name))(struct fdc_config *, int,
 }
 
 /*
- * Run @run on @argv with standard output caught into *@out: 0, or the
- * command's exit status (what it printed is then on standard output).
+ * The stream that catches a command's output. It stays open from one
+ * capture to the next (verify replays a year of draws, and opening one
+ * costs more than a small draw); after an output above FDC_CAPTURE_KEEP
+ * bytes it is closed, so that its memory goes back.
+ */
+#define FDC_CAPTURE_KEEP	65536
+static FILE *fdc_cap;
+static char *fdc_cap_buf;
+static size_t fdc_cap_len;
+
+/*
+ * Run @run on @argv with standard output caught into *@out (a copy,
+ * NUL-terminated, to free()): 0, or the command's exit status (what it
+ * printed is then on standard output).
  */
 static int fdc_capture(struct fdc_config *cfg, int argc, char **argv,
 		       int (*run)(struct fdc_config *, int, char **),
 		       char **out, size_t *len)
 {
-	FILE *saved = stdout, *mem;
+	FILE *saved = stdout;
 	int ret;
 
 	*out = NULL;
-	mem = open_memstream(out, len);
-	if (!mem) {
+	*len = 0;
+	if (!fdc_cap)
+		fdc_cap = open_memstream(&fdc_cap_buf, &fdc_cap_len);
+	if (!fdc_cap || fseeko(fdc_cap, 0, SEEK_SET)) {
 		fdc_err("out of memory");
 		return FDC_EXIT_FAILURE;
 	}
-	stdout = mem;
+	stdout = fdc_cap;
 	/* The option parser starts over on every run. */
 	optind = 0;
 	ret = run(cfg, argc, argv);
 	/* A --json object ends in what is caught (nothing when not asked). */
 	ret = fdc_json_end(ret);
-	fflush(mem);
 	stdout = saved;
-	if (fclose(mem) && !ret) {
+	/* The stream's length is where the run stopped writing. */
+	if ((fflush(fdc_cap) || ferror(fdc_cap)) && !ret) {
 		fdc_err("out of memory");
 		ret = FDC_EXIT_FAILURE;
 	}
 	if (ret) {
-		fwrite(*out, 1, *len, stdout);
-		free(*out);
-		*out = NULL;
+		fwrite(fdc_cap_buf, 1, fdc_cap_len, stdout);
+	} else {
+		*out = malloc(fdc_cap_len + 1);
+		if (*out) {
+			memcpy(*out, fdc_cap_buf, fdc_cap_len);
+			(*out)[fdc_cap_len] = 0;
+			*len = fdc_cap_len;
+		} else {
+			fdc_err("out of memory");
+			ret = FDC_EXIT_FAILURE;
+		}
+	}
+	if (ret || fdc_cap_len > FDC_CAPTURE_KEEP) {
+		fclose(fdc_cap);
+		free(fdc_cap_buf);
+		fdc_cap = NULL;
+		fdc_cap_buf = NULL;
 	}
 	return ret;
 }
@@ -400,8 +428,8 @@ int fdc_draw_run(const struct fdc_config *cfg, const struct fdc_request *req,
 		 char **out, size_t *len)
 {
 	char tmp[4096], *args[64];
-	const char *dir = getenv("TMPDIR");
 	struct fdc_config c = *cfg;
+	const char *dir;
 	int ret, fd = -1;
 	size_t i;
 
@@ -413,6 +441,7 @@ int fdc_draw_run(const struct fdc_config *cfg, const struct fdc_request *req,
 		args[i] = (char *)req->argv[i];
 	args[i] = NULL;
 	if (req->input) {
+		dir = getenv("TMPDIR");
 		snprintf(tmp, sizeof(tmp), "%s/fairdie-input-XXXXXX",
 			 dir && *dir ? dir : "/tmp");
 		fd = mkstemp(tmp);

@@ -113,6 +113,25 @@ t 2 "$name" "$bin" --seed=1 roll 18446744073709551616 &&
 	has "$tmp/err" "number too large at position 1 (at most 2^64-1)" "$name"
 t 1 "$name" "$bin" --seed=1 roll --stats d18446744073709551615 &&
 	has "$tmp/err" "stay within +-2^62" "$name: --stats"
+# One die kept of a one-roll group never leaves 64 bits, though the roll's
+# sum could: {1d18446744073709551615+1d6}k1 was refused for that sum. The
+# sum itself and two dice kept still are, with the message they always had.
+name=one_kept_die_within_64_bits
+for e in '{1d18446744073709551615+1d6}k1' '{2d18446744073709551615}k1' \
+	'{{2d18446744073709551615}k1, 3}k1'; do
+	t 0 "$name" "$bin" --seed=1 roll -n 1000 "$e" &&
+		awk '!/^[0-9]+$/ || length($0) > 20 || length($0) < 8 ||
+			(length($0) == 20 && $0 > "18446744073709551615") { bad = 1 }
+			END { exit bad || NR != 1000 }' "$tmp/out" && pass ||
+		fail "$name: $e: $(head -n 3 "$tmp/out")"
+done
+t 0 "$name" "$bin" --seed=1 roll -n 1000 '{1d18446744073709551615+1d6}>7' &&
+	same "$(sort -u "$tmp/out" | tr '\n' ' ')" "1 " "$name: >7 counts the big die"
+for e in '{1d18446744073709551615+1d6}k2' '{1d18446744073709551615+1d6}' \
+	'{1d18446744073709551615+1d6,5}k1'; do
+	t 2 "$name" "$bin" --seed=1 roll "$e" &&
+		has "$tmp/err" "a value could leave 64 bits, beyond 2^64-1 (near position 27)" "$name: $e"
+done
 
 # --- one versioned JSON schema a command -----------------------------------
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
@@ -215,11 +234,31 @@ name=json_weights_as_expressions
 t 0 "$name" "$bin" $s roll --json --weights=1,2 --stats -n 30 &&
 	has "$tmp/out" '{"total": 2, "count": ' "$name" &&
 	has "$tmp/out" '"probability": 0.66666666666666663, "exact": "2/3"}' "$name"
+# The text table of --weights --stats heads its column "total", as an
+# expression's table and its own JSON do (it said "face").
+name=weights_stats_text_like_expressions
+t 0 "$name" "$bin" $s roll --stats -n 30 d2 &&
+	expr_head=$(sed -n 2p "$tmp/out") &&
+	t 0 "$name" "$bin" $s roll --weights=1,2 --stats -n 30 &&
+	same "$(head -n 1 "$tmp/out")" "$expr_head" "$name"
 # shuffle --stats --json: the counts in the document, nothing on stderr.
 name=shuffle_stats_inside_json
 t 0 "$name" "$bin" $s shuffle --stats --json 3 &&
 	has "$tmp/out" '"stats": {"items": 3, "runs": 1, "each": 3, "repeat": false, ' "$name" &&
 	same "$(cat "$tmp/err")" "" "$name: nothing on standard error"
+# Every road a roll takes closes its object alike (one helper writes it):
+# a plain die, an expression, -v, --sides and --weights each give "expr",
+# "repeat", "totals" and "dice", in that order, "dice" empty without -v.
+name=json_roll_object_every_road
+for a in "d6 -n 3:0" "2d6 -n 3:0" "-v 2d6 -n 3:3" "--sides=10 -n 3:0" \
+	"--weights=1,2,3 -n 3:0"; do
+	# shellcheck disable=SC2086
+	t 0 "$name: $a" "$bin" $s roll --json ${a%:*} &&
+		same "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["rolls"]
+print(len(r), list(r[0]), len(r[0]["totals"]), len(r[0]["dice"]))' "$tmp/out")" \
+			"1 ['expr', 'repeat', 'totals', 'dice'] 3 ${a#*:}" "$name: $a"
+done
 
 # --- the man page -----------------------------------------------------------
 name=man_page_groff_clean

@@ -26,14 +26,15 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 out=$top/.build/deb
 src=$out/fairdie-$ver
 rm -rf "$out"
-mkdir -p "$src/driver" "$src/uapi/linux" "$src/tools/cli" "$src/tools/include" \
-	"$src/tools/udev"
+mkdir -p "$src/driver" "$src/uapi/linux" "$src/tools/cli/schema" \
+	"$src/tools/include" "$src/tools/udev"
 
 # Sources only: no build outputs, whatever state the tree is in.
 cp Kbuild dkms.conf "$src/"
 cp driver/*.c driver/*.h "$src/driver/"
 cp uapi/linux/fairdie.h "$src/uapi/linux/"
 cp tools/cli/Makefile tools/cli/*.c tools/cli/*.h tools/cli/*.1 "$src/tools/cli/"
+cp tools/cli/schema/*.json "$src/tools/cli/schema/"
 cp tools/include/*.h "$src/tools/include/"
 cp tools/udev/60-fairdie.rules "$src/tools/udev/"
 cp -r tools/debian "$src/debian"

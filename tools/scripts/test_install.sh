@@ -91,6 +91,12 @@ check usr/bin/fairdie
 check usr/share/man/man1/fairdie.1
 check etc/udev/rules.d/60-fairdie.rules
 check usr/include/linux/fairdie.h
+# The JSON Schemas of the tool's output, every one of them, as they are.
+for f in "$top"/tools/cli/schema/*.json; do
+	check "usr/share/fairdie/schema/${f##*/}"
+	cmp -s "$f" "$dest/usr/share/fairdie/schema/${f##*/}" ||
+		fail "installed schema ${f##*/} differs from tools/cli/schema/"
+done
 if cmp -s "$top/uapi/linux/fairdie.h" "$dest/usr/include/linux/fairdie.h"; then
 	pass
 else

@@ -81,6 +81,9 @@ has "$tool_deb" ./usr/bin/fairdie
 has "$tool_deb" ./usr/share/man/man1/fairdie.1.gz
 has "$tool_deb" ./lib/udev/rules.d/60-fairdie.rules
 has "$tool_deb" ./usr/include/linux/fairdie.h
+for f in "$top"/tools/cli/schema/*.json; do
+	has "$tool_deb" "./usr/share/fairdie/schema/${f##*/}"
+done
 src=./usr/src/fairdie-$ver
 for f in dkms.conf Kbuild driver/main.c driver/fd_sampler.c \
 	uapi/linux/fairdie.h; do
