@@ -49,7 +49,7 @@ guest's /root; exit with its status or 121-125 (see tools/vm/README).
   --file PATH           copy a file or directory to /root
   --mem SIZE            guest memory (default $mem)
   --timeout SECS        limit on the whole run (default $timeout)
-  --append ARGS         more kernel command line
+  --append ARGS         more kernel command line (each one adds)
   --qemu ARGS           more QEMU arguments (split on blanks)
   --klog-ignore ERE     kernel log reports matching ERE do not fail the run
   --clone N             when CMD prints a line "@@clone ready", stop the
@@ -80,7 +80,7 @@ parse_args() {
 		--file) files+=("$2") ;;
 		--mem) mem=$2 ;;
 		--timeout) timeout=$2 ;;
-		--append) append=$2 ;;
+		--append) append="${append:+$append }$2" ;;
 		--qemu) qemu_args=$2 ;;
 		--klog-ignore) klog_ignore=$2 ;;
 		--clone) clones=$2 ;;
