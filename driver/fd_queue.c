@@ -29,7 +29,9 @@
  * waits for a CPU, then makes its rolls), holds the bits FD_WELL_ROLLS_NS
  * from its turn or from when it left at most, then loses its place:
  * without that wait a reader that sleeps would lose its turns to one that
- * spins.
+ * spins. While the bits wait so, the readers present fetch ahead, up to
+ * the well's room (fd_well_need()): the wait delays their turns, it does
+ * not idle the source.
  */
 
 #include "fd_queue.h"
@@ -330,8 +332,32 @@ bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 }
 
 /**
+ * fd_well_first() - whether a reader's turn is next
+ * @w: the well
+ * @c: the reader
+ *
+ * Return: true when @c is the first of the first party, O(1).
+ */
+bool fd_well_first(const struct fd_well *w, const struct fd_well_client *c)
+{
+	const struct fd_share_party *pt;
+
+	if (!w->parties.root || !c->in_heap)
+		return false;
+	pt = container_of(w->parties.root, struct fd_share_party, node);
+	return pt->clients.root == &c->node;
+}
+
+/**
  * fd_well_need() - fair bits the waiting readers want beyond what is held
  * @w: the well
+ *
+ * While the bits wait for a reader away or in its read (@w->holding),
+ * every bit the well has room for is wanted: the readers present fetch
+ * ahead meanwhile, and are served from what gathered once it is back or
+ * lost its place. Without that, the source stood idle through each wait
+ * (in the VM's well.share the well held its bits for a reader more than
+ * half of the time).
  *
  * Return: how many; a reader fetches raw words for them
  * (fd_well_words()), and waits for its turn when there are none.
@@ -340,9 +366,9 @@ u32 fd_well_need(const struct fd_well *w)
 {
 	u64 level = fd_well_level(w), need;
 
-	if (w->demand <= level)
+	if (!w->holding && w->demand <= level)
 		return 0;
-	need = w->demand - level;
+	need = w->holding ? fd_pool_room(&w->pipe.pool) : w->demand - level;
 	/* Not more than the pool takes: words beyond it would be dropped. */
 	if (w->pipe.extractor != FAIRDIE_EXT_PERES &&
 	    need > fd_pool_room(&w->pipe.pool))

@@ -19,6 +19,7 @@ void fd_well_end_read(struct fd_well *w, struct fd_well_client *c);
 u32 fd_well_serve(struct fd_well *w, u64 now);
 bool fd_well_serve_early(struct fd_well *w, struct fd_well_client *c,
 			 u64 now);
+bool fd_well_first(const struct fd_well *w, const struct fd_well_client *c);
 u32 fd_well_need(const struct fd_well *w);
 void fd_well_notify_all(struct fd_well *w);
 

@@ -12,8 +12,10 @@
  *   rolls     a reader served and still first (in its read: it waits for
  *             a CPU, makes its rolls) holds the bits FD_WELL_ROLLS_NS
  *   away      bits wait for a first reader that is away (a nonblocking
- *             read returned) FD_WELL_AWAY_NS, and it is told once; then
- *             the next is served; readers away one after the other hold
+ *             read returned) FD_WELL_AWAY_NS, and it is told once (the
+ *             others fetch ahead meanwhile: fd_well_need() is the well's
+ *             room); then the next is served; readers away one after the
+ *             other hold
  *             the present ones back FD_WELL_AWAY_NS in all, not each
  *   early     a reader giving up takes what is there, if its turn is next
  *   epoch     a reader that joined before a health failure stops waiting
@@ -231,6 +233,12 @@ static void test_away(void)
 	CHECK(fd_well_serve(&well, t + 20) == 0 && !b.served &&
 	      notified == 1,
 	      "away: bits wait for the first, told once (%u)", notified);
+	/* The wait does not idle the source: b fetches ahead meanwhile. */
+	CHECK(fd_well_first(&well, &a) && !fd_well_first(&well, &b) &&
+	      fd_well_need(&well) > 0 &&
+	      fd_well_need(&well) == fd_pool_room(&well.pipe.pool),
+	      "away: while the bits wait, the well's room is wanted (%u)",
+	      fd_well_need(&well));
 	CHECK(fd_well_serve(&well, t + FD_WELL_AWAY_NS - 1) == 0 &&
 	      notified == 1 && a.queued,
 	      "away: up to FD_WELL_AWAY_NS, not told again");
