@@ -10,10 +10,11 @@
  * (so that readers on several CPUs run the instruction side by side), then
  * takes the lock to run them through the well's health tests and
  * extractor and takes its share of what came out; what is left serves the
- * next reader. While the source underflows, no more readers spin on it than
- * there are CPUs; the others sleep until served or given a place to fetch
- * (fairdie_well_fetchers()). A closing file gives its unused fair bits and its recycled
- * state back (fd_pipe_giveback()). Disjoint bits of one stream of fair
+ * next reader. While the source underflows, no more blocking readers try it
+ * than there are CPUs, besides the one whose turn is next; the others sleep
+ * until served or given a place to fetch (fairdie_well_fetchers()). A
+ * closing file gives its unused fair bits and its recycled state back
+ * (fd_pipe_giveback()). Disjoint bits of one stream of fair
  * bits are independent whoever reads them, so every file's rolls stay
  * exact: see Documentation/design/fairdie.rst, "The wells".
  *
@@ -145,9 +146,13 @@ void fairdie_well_wake(struct fd_well_client *c)
 #define FAIRDIE_WELL_DRY_NS	(10 * NSEC_PER_MSEC)
 
 /*
- * Readers that fetch raw words for a well at once while its source
- * underflows: one per CPU. The others sleep until they are served or
- * called to fetch. Were every waiting reader to spin on the instruction,
+ * Blocking readers that fetch raw words for a well at once while its source
+ * underflows: one per CPU, and the reader whose turn is next whatever the
+ * count (fd_well_first()). The others sleep until they are served or
+ * called to fetch; a place is held only while its reader tries the
+ * instruction, not while it naps. A nonblocking reader needs no place: it
+ * would spin in userspace otherwise. Were every waiting reader to spin on
+ * the instruction,
  * the CPUs would go to the readers in proportion to their number: a reader
  * served would wait behind a party's 16 spinning files for a CPU to make
  * its rolls and come back, and its party's turns would go to those present
@@ -319,12 +324,14 @@ static void fairdie_well_nap(struct fd_well_client *client)
  * One round of raw words for the readers' turns, fetched without the lock
  * (several readers run the instruction at once on their CPUs); the fetch
  * stops early once the reader's own turn came. Each word is first asked for
- * without a nap. When the source underflows and a reader sleeps without a
- * place to fetch, or more readers fetch than have places, a blocking reader
- * gives up its place and naps; it goes on only if a place is free again.
- * Else, or once the source gave it nothing for FD_HW_SILENT_US / 2 (over
- * any number of rounds), it waits in the source as a lone reader does,
- * where a source silent for everyone fails.
+ * without a nap. When the source underflows, a nonblocking reader returns;
+ * the blocking reader whose turn is next asks again at once, so that it is
+ * on a CPU when its bits come. Another gives up its place, calls a reader
+ * asleep to take it and naps; it goes on only if a place is free
+ * again (places held through naps left the CPUs idle: a quarter of the
+ * throughput in the VM). Once the source gave it nothing for
+ * FD_HW_SILENT_US / 2 (over any number of rounds), it waits in the source
+ * as a lone reader does, where a source silent for everyone fails.
  */
 static u32 fairdie_well_fetch(struct fairdie_well *w,
 			      struct fd_well_client *client,
@@ -352,9 +359,18 @@ static u32 fairdie_well_fetch(struct fairdie_well *w,
 			}
 			if (!client->dry_since)
 				client->dry_since = now;
-			pass = (w->idle ||
-				w->fetching > fairdie_well_fetchers(w)) &&
-			       now - client->dry_since < FD_HW_SILENT_US * 500;
+			pass = now - client->dry_since < FD_HW_SILENT_US * 500;
+			/* The reader whose turn is next does not nap. */
+			if (pass && fd_well_first(&w->well, client)) {
+				mutex_unlock(&w->lock);
+				if (READ_ONCE(client->served) ||
+				    raw->interrupted(ctx)) {
+					*serr = -EINTR;
+					break;
+				}
+				cond_resched();
+				continue;
+			}
 			if (pass) {
 				fairdie_well_unfetch(w, client);
 				fairdie_well_call_fetchers(w);
@@ -370,7 +386,8 @@ static u32 fairdie_well_fetch(struct fairdie_well *w,
 				break;
 			}
 			mutex_lock(&w->lock);
-			more = w->fetching < fairdie_well_fetchers(w);
+			more = w->fetching < fairdie_well_fetchers(w) ||
+			       fd_well_first(&w->well, client);
 			if (more) {
 				client->fetcher = true;
 				w->fetching++;
@@ -401,10 +418,11 @@ static u32 fairdie_well_fetch(struct fairdie_well *w,
  * @p: the reader's pipeline; about @p->want_bits go into its pool
  *
  * The reader waits in the well's queue for its turn (fd_well_serve()).
- * While the well holds less than the queue wants, it fetches raw words and
- * feeds them in; the bits go to whoever's turn it is. A blocking reader
- * waits for its turn; a nonblocking one returns -EAGAIN, keeping its place,
- * once the source underflows or the bits held wait for another reader.
+ * While the well holds less than the queue wants, or its bits wait for a
+ * reader away (fd_well_need()), it fetches raw words and feeds them in; the
+ * bits go to whoever's turn it is. A blocking reader waits for its turn; a
+ * nonblocking one returns -EAGAIN, keeping its place, once the source
+ * underflows or the bits held wait for another reader.
  *
  * Return: 0 once at least one bit was added; -ESTALE when a VM fork came
  * since @client's state was made (the caller flushes it with
@@ -432,12 +450,13 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 		if (client->served)
 			break;
 		k = fd_well_need(&w->well);
-		if (k && !client->fetcher &&
-		    w->fetching < fairdie_well_fetchers(w)) {
+		if (k && !nonblock && !client->fetcher &&
+		    (w->fetching < fairdie_well_fetchers(w) ||
+		     fd_well_first(&w->well, client))) {
 			client->fetcher = true;
 			w->fetching++;
 		}
-		if (!k || !client->fetcher) {
+		if (!k || (!nonblock && !client->fetcher)) {
 			/*
 			 * The bits held wait for readers ahead, or enough
 			 * readers fetch: sleep until served or called.
