@@ -549,10 +549,9 @@ TEST_F_TIMEOUT(well, light_latency, 60)
 
 #define PARTY_SECS	6
 /*
- * Measured on 6.1 under TCG on a loaded 2-CPU host: 0.85-0.92 for users,
- * 0.67-0.71 for cgroups, whose lone reader must take half of what the
- * source gives and is held back by its own read cycle (a wake-up, its
- * rolls, the system call) more than by the queue. Shared per file, the
+ * Measured under TCG on a 2-CPU host, 6.1 and 6.12: 0.74-0.95 for users,
+ * 0.77-0.95 for cgroups, the lower ones on a loaded host
+ * (Documentation/design/fairdie.rst, "Who fetches"). Shared per file, the
  * lone readers would get 0.21 and 0.22.
  */
 #define PARTY_USERS_MIN		0.7
