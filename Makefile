@@ -157,6 +157,7 @@ VM_TOOLS = --bin tools/fairdie \
 VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 	$(VM_TOOLS) --bin /usr/bin/rngtest --bin /usr/bin/ent \
 	--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
+	--file tools/cli/testlib.sh \
 	--file tools/guest/vmtest.sh --file tools/guest/collect.sh \
 	--file tools/guest/certify.sh
 
