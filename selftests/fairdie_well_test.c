@@ -32,7 +32,6 @@
 
 #include "fairdie_test.h"
 
-#define FAULT_DIR	"/sys/kernel/debug/fairdie"
 /*
  * One-d6 opens measured, after the warm-up ones. What a well holds (left
  * by earlier tests: at most 16 Kibit for NONE and VN) serves opens without
@@ -56,41 +55,6 @@
 /* The light reader: one roll every 10 ms for 5 s. */
 #define LIGHT_PERIOD_MS	10
 #define LIGHT_ROLLS	500
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[128], buf[64];
-
-	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
-	if (!read_small_file(path, buf, sizeof(buf)))
-		return ~0ULL;
-	return strtoull(buf, NULL, 10);
-}
-
-static int knob_write(const char *name, const char *val)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
-
-/* Whether the slow-source knob exists (the fault injection build). */
-static bool have_slow_knob(void)
-{
-	struct stat st;
-
-	if (stat(FAULT_DIR, &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	return !stat(FAULT_DIR "/underflow_permille", &st);
-}
 
 /*
  * KASAN and kmemleak (the debug kernel) add metadata of their own to every
@@ -124,7 +88,7 @@ FIXTURE_SETUP(well)
 
 FIXTURE_TEARDOWN(well)
 {
-	if (have_slow_knob())
+	if (have_fault_knob("underflow_permille"))
 		knob_write("underflow_permille", "0");
 	close(self->fd);
 }
@@ -404,7 +368,7 @@ TEST_F_TIMEOUT(well, share, 60)
 	pid_t pid[SHARE_READERS];
 	double mean = 0, share;
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	/* The well's start-up test, before the source slows down. */
@@ -435,7 +399,7 @@ TEST_F_TIMEOUT(well, share, 60)
 
 		ASSERT_EQ((ssize_t)sizeof(rec),
 			  read(out[0], rec, sizeof(rec)));
-		ASSERT_GT(SHARE_READERS, rec[0]);
+		ASSERT_GT((__u64)SHARE_READERS, rec[0]);
 		got[rec[0]] = rec[1];
 		mean += rec[1] / (double)SHARE_READERS;
 	}
@@ -482,7 +446,7 @@ TEST_F_TIMEOUT(well, light_latency, 60)
 	pid_t hog;
 	int fd, i, status;
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	fd = open_hw(self->src, FAIRDIE_EXT_VN, sides, 0);
