@@ -293,6 +293,21 @@ for bad in outcome commitment public; do
 	public) has "$tmp/err" "record 6: public value" "wrong value: named" ;;
 	esac
 done
+# Signed lines that begin as the chain asks but are no record (its "seq"
+# twice; nothing after the chain's members), refused as jansson refuses the
+# whole line; and a record in another layout, read whole by jansson.
+for odd in duplicate comma spaced; do
+	"$bin" --seed=1 keygen "k$odd" >/dev/null
+	"$gen" "g$odd" "k$odd" 3 "$odd" || fail "seal-gen $odd"
+	if [ "$odd" = spaced ]; then
+		t 0 "a record with blanks" "$bin" verify --key "k$odd.pub" "g$odd" &&
+			has "$tmp/out" "6 records hold: 3 draws revealed" "blanks: counts"
+	else
+		t 1 "a record with $odd" "$bin" verify --key "k$odd.pub" "g$odd" &&
+			has "$tmp/err" "record 6: record: not a fairdie record" \
+				"$odd: named" && one_line "$odd"
+	fi
+done
 
 # --- a torn last line -------------------------------------------------------
 cp mix torn
