@@ -23,61 +23,7 @@ fake=$(abs "$2")
 gen=$(abs "$3")
 vectors=$(abs "$4")
 here=$(cd "$(dirname "$0")" && pwd)
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() {
-	passed=$((passed + 1))
-}
-
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
-}
-
-# t WANT_STATUS DESCRIPTION CMD...: output in $tmp/out and $tmp/err
-t() {
-	want=$1
-	desc=$2
-	shift 2
-	"$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass
-		return 0
-	fi
-	fail "$desc: exit status $got, want $want"
-	return 1
-}
-
-# has FILE TEXT DESCRIPTION: FILE contains the fixed string TEXT
-has() {
-	if grep -qF -- "$2" "$1"; then
-		pass
-	else
-		fail "$3: '$2' not in $(basename "$1"): $(head -c 300 "$1")"
-	fi
-}
-
-# one_line DESCRIPTION: the error is one line
-one_line() {
-	if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
-		pass
-	else
-		fail "$1: the error is not one line"
-	fi
-}
-
-same() {
-	if [ "$1" = "$2" ]; then
-		pass
-	else
-		fail "$3: got '$1', want '$2'"
-	fi
-}
+. "$here/testlib.sh"
 
 cd "$tmp" || exit 1
 
@@ -425,5 +371,4 @@ t 0 "verify the concurrent log" "$bin" verify --key key.pub "$clog" &&
 	has "$tmp/out" "$((8 * per)) records hold" "concurrent: no record lost"
 rm -f "$clog"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_done
