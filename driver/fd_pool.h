@@ -63,6 +63,26 @@ static inline void fd_pool_put(struct fd_pool *p, u64 bits, unsigned int n)
 }
 
 /**
+ * fd_pool_bits_at() - the 64 bits of a ring from stream index @head on
+ * @word: the ring
+ * @head: the stream index, mod FD_POOL_BITS
+ *
+ * Without a branch: the next word is always read, and shifted out of the
+ * way when @head is on a word boundary. Bits past the ones held are
+ * whatever the ring holds there.
+ *
+ * Return: the bits, the one at @head in bit 0.
+ */
+static __always_inline u64 fd_pool_bits_at(const u64 *word, u32 head)
+{
+	u32 w = head / 64, s = head % 64;
+
+	/* x << (64 - s), also for s = 0: nothing */
+	return (word[w] >> s) |
+	       ((word[(w + 1) % FD_POOL_WORDS] << 1) << (63 - s));
+}
+
+/**
  * fd_pool_take() - remove the @n oldest bits
  * @p: the pool, holding at least @n bits
  * @n: how many, 0..64
@@ -71,14 +91,11 @@ static inline void fd_pool_put(struct fd_pool *p, u64 bits, unsigned int n)
  */
 static inline u64 fd_pool_take(struct fd_pool *p, unsigned int n)
 {
-	u32 w = p->head / 64, s = p->head % 64;
 	u64 v;
 
 	if (FD_WARN_ON(n > 64 || n > p->count) || !n)
 		return 0;
-	v = p->word[w] >> s;
-	if (s + n > 64)
-		v |= p->word[(w + 1) % FD_POOL_WORDS] << (64 - s);
+	v = fd_pool_bits_at(p->word, p->head);
 	p->head = (p->head + n) % FD_POOL_BITS;
 	p->count -= n;
 	return fd_low_bits(v, n);
@@ -117,7 +134,7 @@ static inline void fd_pool_put64(struct fd_pool *p, u64 bits)
 static inline void fd_pool_move(struct fd_pool *dst, struct fd_pool *src,
 				u32 n)
 {
-	u32 c = -(dst->head + dst->count) % 64, head, tail, s;
+	u32 c = -(dst->head + dst->count) % 64, head, tail;
 	u64 v;
 
 	if (FD_WARN_ON(n > src->count || n > fd_pool_room(dst)))
@@ -128,13 +145,10 @@ static inline void fd_pool_move(struct fd_pool *dst, struct fd_pool *src,
 	n -= c;
 	head = src->head;
 	tail = (dst->head + dst->count) % FD_POOL_BITS;
-	s = head % 64;
 	src->count -= n & ~63U;
 	dst->count += n & ~63U;
 	for (; n >= 64; n -= 64) {
-		v = src->word[head / 64] >> s;
-		/* x << (64 - s), also for s = 0: nothing */
-		v |= (src->word[(head / 64 + 1) % FD_POOL_WORDS] << 1) << (63 - s);
+		v = fd_pool_bits_at(src->word, head);
 		dst->word[tail / 64] = v;
 		head = (head + 64) % FD_POOL_BITS;
 		tail = (tail + 64) % FD_POOL_BITS;

@@ -772,15 +772,15 @@ static inline void fd_sampler_bits_end(struct fd_sampler *s,
 	fair->count = b->count;
 }
 
-/* fd_pool_take() for 1..63 bits, with the checks done by the caller. */
+/*
+ * fd_pool_take() for 1..63 bits, with the checks done by the caller, and
+ * no branch (fd_pool_bits_at()).
+ */
 static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
 						unsigned int k)
 {
-	u32 w = b->head / 64, sh = b->head % 64;
-	u64 v = b->word[w] >> sh;
+	u64 v = fd_pool_bits_at(b->word, b->head);
 
-	if (sh + k > 64)
-		v |= b->word[(w + 1) % FD_POOL_WORDS] << (64 - sh);
 	b->head = (b->head + k) % FD_POOL_BITS;
 	b->count -= k;
 	return v & ((1ULL << k) - 1);
