@@ -970,17 +970,34 @@ static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 					    u32 count, bool *dry)
 {
 	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 z = s->z, m = s->m, v;
+	u64 z = s->z, m = s->m, v, prev = 0;
 	unsigned int len = s->batch_len;
-	u32 made = 0;
+	u32 made = 0, ahead = 0;
 
 	*dry = false;
-	while (count - made >= len) {
-		if (!fd_sampler_step(&b, &z, &m, &v, true)) {
+	/*
+	 * One batch ahead: the steps are one chain of dependent
+	 * multiplications, the spelling of a batch is independent work, so
+	 * batch i is spelt after step i + 1 has been issued, where the two
+	 * overlap. @made counts the batches spelt, @ahead the one stepped.
+	 */
+	while (count - made - ahead >= len) {
+		bool ok = fd_sampler_step(&b, &z, &m, &v, true);
+
+		if (ahead) {
+			fd_sampler_spell4(s, prev, dst + made);
+			made += len;
+		}
+		if (!ok) {
+			ahead = 0;
 			*dry = true;
 			break;
 		}
-		fd_sampler_spell4(s, v, dst + made);
+		prev = v;
+		ahead = len;
+	}
+	if (ahead) {
+		fd_sampler_spell4(s, prev, dst + made);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);
