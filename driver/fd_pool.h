@@ -129,7 +129,8 @@ static inline void fd_pool_put64(struct fd_pool *p, u64 bits)
  *
  * The bits of fd_pool_put(@dst, fd_pool_take(@src, k), k) repeated, in
  * the same order: up to @dst's next word boundary, then whole words, each
- * one store, then the rest.
+ * one store (runs of them one copy when @src's head is on a boundary as
+ * well), then the rest.
  */
 static inline void fd_pool_move(struct fd_pool *dst, struct fd_pool *src,
 				u32 n)
@@ -147,6 +148,20 @@ static inline void fd_pool_move(struct fd_pool *dst, struct fd_pool *src,
 	tail = (dst->head + dst->count) % FD_POOL_BITS;
 	src->count -= n & ~63U;
 	dst->count += n & ~63U;
+	/* @src's head on a word boundary too: runs of words, copied. */
+	while (!(head % 64) && n >= 64) {
+		u32 k = n / 64, hw = head / 64, tw = tail / 64;
+
+		/* Up to the end of either ring. */
+		if (k > FD_POOL_WORDS - hw)
+			k = FD_POOL_WORDS - hw;
+		if (k > FD_POOL_WORDS - tw)
+			k = FD_POOL_WORDS - tw;
+		memcpy(dst->word + tw, src->word + hw, k * sizeof(u64));
+		head = (head + 64 * k) % FD_POOL_BITS;
+		tail = (tail + 64 * k) % FD_POOL_BITS;
+		n -= 64 * k;
+	}
 	for (; n >= 64; n -= 64) {
 		v = fd_pool_bits_at(src->word, head);
 		dst->word[tail / 64] = v;

@@ -12,8 +12,9 @@
  *   garbage  bits above n in fd_pool_put() are ignored
  *   move     fd_pool_move() and fd_pool_put64() against the model: random
  *            head alignments and fill levels of both pools (a receiving
- *            ring filled to its last bit among them), moves of 0 bits to
- *            a whole ring
+ *            ring filled to its last bit among them; every fourth case
+ *            with both on word boundaries, where runs of words are
+ *            copied), moves of 0 bits to a whole ring
  */
 #include "fd_test.h"
 #include "fd_pool.h"
@@ -241,6 +242,8 @@ static void test_move(void)
 	for (i = 0; i < 3000; i++) {
 		unsigned int fa = fd_test_below(&rng, FD_POOL_BITS + 1);
 		unsigned int fb = fd_test_below(&rng, FD_POOL_BITS + 1 - 64);
+		unsigned int ha = fd_test_below(&rng, FD_POOL_BITS);
+		unsigned int hb = fd_test_below(&rng, FD_POOL_BITS);
 		unsigned int n, max, k;
 		bool ok = true;
 		u64 v;
@@ -248,8 +251,14 @@ static void test_move(void)
 		/* Now and then a receiver with no room to spare. */
 		if (i % 7 == 0)
 			fb = FD_POOL_BITS - 64 * fd_test_below(&rng, 4) - 64;
-		ok &= both_fill(&a, &qa, fd_test_below(&rng, FD_POOL_BITS), fa);
-		ok &= both_fill(&b, &qb, fd_test_below(&rng, FD_POOL_BITS), fb);
+		/* Every fourth: heads and tails on word boundaries (the copy). */
+		if (i % 4 == 1) {
+			ha &= ~63U;
+			hb &= ~63U;
+			fb &= ~63U;
+		}
+		ok &= both_fill(&a, &qa, ha, fa);
+		ok &= both_fill(&b, &qb, hb, fb);
 		if (i % 3 == 0) {
 			v = random_bits();
 			fd_pool_put64(&b, v);
