@@ -533,8 +533,8 @@ static int fd_pipe_feed_run(struct fd_pipe *p, const u64 *words, u32 n)
 		/* fd_pipe_extract(), which never fails for NONE, unrolled. */
 		p->source_bits += 64ULL * (ok - j);
 		p->extracted_bits += 64ULL * (ok - j);
-		for (; j < ok; j++)
-			fd_pool_put64(&p->pool, words[j]);
+		fd_pool_put_words(&p->pool, words + j, ok - j);
+		j = ok;
 	}
 	if (p->extractor == FAIRDIE_EXT_PERES)
 		j += fd_pipe_gather(p, words + j, ok - j);

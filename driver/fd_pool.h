@@ -122,6 +122,37 @@ static inline void fd_pool_put64(struct fd_pool *p, u64 bits)
 }
 
 /**
+ * fd_pool_put_words() - fd_pool_put64() of @n words in turn
+ * @p: the pool, with at least 64 @n bits of room
+ * @words: the words
+ * @n: how many
+ *
+ * When the pool ends on a word boundary, runs of them up to the end of
+ * the ring are one copy each.
+ */
+static inline void fd_pool_put_words(struct fd_pool *p, const u64 *words,
+				     u32 n)
+{
+	u32 tail = (p->head + p->count) % FD_POOL_BITS, k;
+
+	if (tail % 64 || FD_WARN_ON(fd_pool_room(p) < 64ULL * n)) {
+		while (n--)
+			fd_pool_put64(p, *words++);
+		return;
+	}
+	while (n) {
+		k = FD_POOL_WORDS - tail / 64;
+		if (k > n)
+			k = n;
+		memcpy(p->word + tail / 64, words, k * sizeof(*words));
+		p->count += 64 * k;
+		tail = (tail + 64 * k) % FD_POOL_BITS;
+		words += k;
+		n -= k;
+	}
+}
+
+/**
  * fd_pool_move() - move the @n oldest bits of @src to the end of @dst
  * @dst: the pool that receives them, with at least @n bits of room
  * @src: the pool they come from, another one, holding at least @n bits
