@@ -45,8 +45,6 @@
 #define FDC_CERT_FULL_COUNT	10000000ULL
 /* The least --count: every test of a d100 needs some room. */
 #define FDC_CERT_MIN_COUNT	10000ULL
-/* rngtest's false alarms per 20000-bit block: at most this (see docs). */
-#define FDC_CERT_FIPS_RATE	0.001
 
 #define FDC_SYSFS	"/sys/class/misc/fairdie/"
 #define FDC_DEBUGFS	"/sys/kernel/debug/fairdie/"
@@ -755,8 +753,9 @@ static void fdc_cert_ent(struct fdc_cert *c, const struct fdc_cert_capture *cap)
 	struct fdc_cert_proc p = { .out_fd = -1 };
 	char *argv[4];
 	char name[64], *out, line[256];
-	double n, ent, chi, mean, pi, scc;
-	struct fdc_test t = { 0 };
+	struct fdc_test t[3];
+	struct fdc_ent e;
+	size_t n, i;
 	FILE *f;
 	bool ok = false;
 
@@ -773,38 +772,19 @@ static void fdc_cert_ent(struct fdc_cert *c, const struct fdc_cert_capture *cap)
 	fdc_cert_run(&p);
 	f = fopen(out, "r");
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "1,%lf,%lf,%lf,%lf,%lf,%lf", &n, &ent, &chi,
-			   &mean, &pi, &scc) == 6)
+		if (!fdc_ent_parse(line, &e))
 			ok = true;
 	if (f)
 		fclose(f);
 	free(out);
-	if (p.status || !ok || n < 1) {
+	if (p.status || !ok) {
 		fdc_cert_check(c, "ent", cap->name, cap->stage, "ent", false,
 			       "ent did not run or printed nothing");
 		return;
 	}
-	snprintf(t.target, sizeof(t.target), "%s", cap->name);
-	snprintf(t.name, sizeof(t.name), "ent chi-square of bytes");
-	t.stat = chi;
-	t.df = 255;
-	t.p = fdc_chi2_sf(chi, 255);
-	snprintf(t.method, sizeof(t.method),
-		 "chi-square law, 256 byte values; entropy %.6f bits/byte", ent);
-	fdc_cert_row(c, &t, cap->stage, "ent");
-	snprintf(t.name, sizeof(t.name), "ent arithmetic mean");
-	t.stat = mean;
-	t.df = 0;
-	t.p = fdc_normal_2sided((mean - 127.5) / sqrt(65535.0 / 12 / n));
-	snprintf(t.method, sizeof(t.method),
-		 "normal approximation, mean 127.5; Monte Carlo pi %.6f", pi);
-	fdc_cert_row(c, &t, cap->stage, "ent");
-	snprintf(t.name, sizeof(t.name), "ent serial correlation");
-	t.stat = scc;
-	t.p = fdc_normal_2sided(scc * sqrt(n));
-	snprintf(t.method, sizeof(t.method),
-		 "normal approximation, sd 1/sqrt(bytes)");
-	fdc_cert_row(c, &t, cap->stage, "ent");
+	n = fdc_ent_results(&e, cap->name, t, ARRAY_SIZE(t));
+	for (i = 0; i < n; i++)
+		fdc_cert_row(c, &t[i], cap->stage, "ent");
 }
 
 static void fdc_cert_rngtest(struct fdc_cert *c,
@@ -846,13 +826,7 @@ static void fdc_cert_rngtest(struct fdc_cert *c,
 			       "rngtest did not run, or the data held no 20000-bit block");
 		return;
 	}
-	snprintf(t.name, sizeof(t.name), "rngtest FIPS 140-2 blocks");
-	snprintf(t.target, sizeof(t.target), "%s", cap->name);
-	t.stat = (double)bad;
-	t.p = fdc_binom_sf(bad, ok + bad, FDC_CERT_FIPS_RATE);
-	snprintf(t.method, sizeof(t.method),
-		 "%llu of %llu blocks failed; binomial, false alarm 1/1000",
-		 bad, ok + bad);
+	fdc_fips_result(ok, bad, cap->name, &t);
 	r = fdc_cert_row(c, &t, cap->stage, "rngtest");
 	r->in_ks = false;
 }

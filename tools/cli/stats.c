@@ -811,3 +811,90 @@ size_t fdc_deck_stats_results(const struct fdc_deck_stats *s,
 	}
 	return n;
 }
+
+/**
+ * fdc_ent_parse() - read the data line of 'ent -t'
+ * @line: a line of its output
+ * @e: receives the values
+ *
+ * Return: 0 for the data line ("1,bytes,entropy,chi,mean,pi,scc"), -1 for
+ * any other.
+ */
+int fdc_ent_parse(const char *line, struct fdc_ent *e)
+{
+	if (sscanf(line, "1,%lf,%lf,%lf,%lf,%lf,%lf", &e->bytes, &e->entropy,
+		   &e->chi, &e->mean, &e->pi, &e->scc) != 6 || e->bytes < 1)
+		return -1;
+	return 0;
+}
+
+/**
+ * fdc_ent_results() - the three lines of ent's statistics
+ * @e: what ent printed
+ * @target: the data's name
+ * @out: where the lines go
+ * @max: room in @out (3)
+ *
+ * ent prints statistics, not p-values: the chi-square of the bytes has 255
+ * degrees of freedom; the mean of n uniform bytes has mean 127.5 and
+ * variance 5461.25 / n; the serial correlation is near normal with sd
+ * 1 / sqrt(n).
+ *
+ * Return: the lines written.
+ */
+size_t fdc_ent_results(const struct fdc_ent *e, const char *target,
+		       struct fdc_test *out, size_t max)
+{
+	struct fdc_test *t = out;
+
+	if (max < 3)
+		return 0;
+	memset(out, 0, 3 * sizeof(*out));
+	for (t = out; t < out + 3; t++)
+		snprintf(t->target, sizeof(t->target), "%s", target);
+	t = out;
+	snprintf(t->name, sizeof(t->name), "ent chi-square of bytes");
+	t->stat = e->chi;
+	t->df = 255;
+	t->p = fdc_chi2_sf(e->chi, 255);
+	snprintf(t->method, sizeof(t->method),
+		 "chi-square law, 256 byte values; entropy %.6f bits/byte",
+		 e->entropy);
+	t++;
+	snprintf(t->name, sizeof(t->name), "ent arithmetic mean");
+	t->stat = e->mean;
+	t->p = fdc_normal_2sided((e->mean - 127.5) /
+				 sqrt(65535.0 / 12 / e->bytes));
+	snprintf(t->method, sizeof(t->method),
+		 "normal approximation, mean 127.5; Monte Carlo pi %.6f",
+		 e->pi);
+	t++;
+	snprintf(t->name, sizeof(t->name), "ent serial correlation");
+	t->stat = e->scc;
+	t->p = fdc_normal_2sided(e->scc * sqrt(e->bytes));
+	snprintf(t->method, sizeof(t->method),
+		 "normal approximation, sd 1/sqrt(bytes)");
+	return 3;
+}
+
+/**
+ * fdc_fips_result() - the line of rngtest's FIPS 140-2 blocks
+ * @ok: blocks that passed
+ * @bad: blocks that failed
+ * @target: the data's name
+ * @t: the line
+ *
+ * The failed blocks against a binomial law with FDC_FIPS_RATE a block.
+ */
+void fdc_fips_result(unsigned long long ok, unsigned long long bad,
+		     const char *target, struct fdc_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "rngtest FIPS 140-2 blocks");
+	snprintf(t->target, sizeof(t->target), "%s", target);
+	t->stat = (double)bad;
+	t->p = fdc_binom_sf(bad, ok + bad, FDC_FIPS_RATE);
+	snprintf(t->method, sizeof(t->method),
+		 "%llu of %llu blocks failed; binomial, false alarm 1/1000",
+		 bad, ok + bad);
+}

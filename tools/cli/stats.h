@@ -134,6 +134,28 @@ void fdc_deck_stats_add(struct fdc_deck_stats *s, const u8 *deck);
 size_t fdc_deck_stats_results(const struct fdc_deck_stats *s,
 			      struct fdc_test *out, size_t max);
 
+/**
+ * struct fdc_ent - what 'ent -t' printed about a file
+ * @bytes: the file's bytes
+ * @entropy: bits per byte
+ * @chi: Pearson's statistic of the 256 byte values
+ * @mean: the bytes' mean
+ * @pi: the Monte Carlo value of pi
+ * @scc: the serial correlation coefficient of the bytes
+ */
+struct fdc_ent {
+	double bytes, entropy, chi, mean, pi, scc;
+};
+
+int fdc_ent_parse(const char *line, struct fdc_ent *e);
+size_t fdc_ent_results(const struct fdc_ent *e, const char *target,
+		       struct fdc_test *out, size_t max);
+void fdc_fips_result(unsigned long long ok, unsigned long long bad,
+		     const char *target, struct fdc_test *t);
+
+/* rngtest's false alarms per 20000-bit block: at most this (see stats.c). */
+#define FDC_FIPS_RATE	0.001
+
 /* The p-values, each documented where it is defined (stats.c). */
 double fdc_chi2_sf(double x, unsigned int df);
 double fdc_normal_2sided(double z);
