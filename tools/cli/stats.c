@@ -944,3 +944,30 @@ void fdc_fips_result(unsigned long long ok, unsigned long long bad,
 		 "%llu of %llu blocks failed; binomial, false alarm 1/1000",
 		 bad, ok + bad);
 }
+
+/**
+ * fdc_dieharder_samples() - the p-samples of certify's quick dieharder
+ *	tests (diehard_birthdays, sts_monobit, sts_runs) a file holds
+ * @bytes: the file's size
+ *
+ * dieharder reads a file again from the start when it runs out, and its
+ * p-values are then not valid; it reads far more than a test consumes:
+ * with dieharder 3.31.1 a file of 7,000,000 bytes holds one p-sample of
+ * each of these without a rewind, 8,000,000 bytes not two, 64 MiB eight.
+ * Its final p-value is a Kolmogorov-Smirnov test of the p-samples, which
+ * is not calibrated for few of them (2 and 4 p-samples of good data gave
+ * p = 1.00000, "FAILED"): below 20 p-samples, one is run, and its p-value
+ * is the test's own.
+ *
+ * Return: 0 (too little data), 1, or 20 to 100.
+ */
+long fdc_dieharder_samples(long long bytes)
+{
+	long long n = bytes / 8000000;
+
+	if (n > 100)
+		return 100;
+	if (n < 20)
+		return bytes >= 7000000;
+	return (long)n;
+}

@@ -153,6 +153,8 @@ size_t fdc_ent_results(const struct fdc_ent *e, const char *target,
 void fdc_fips_result(unsigned long long ok, unsigned long long bad,
 		     const char *target, struct fdc_test *t);
 
+long fdc_dieharder_samples(long long bytes);
+
 /* rngtest's false alarms per 20000-bit block: at most this (see stats.c). */
 #define FDC_FIPS_RATE	0.001
 
