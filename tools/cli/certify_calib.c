@@ -150,7 +150,7 @@ static void cal_line(struct cal_run *run, const struct fdc_test *t,
 		return;
 	cal_add(t->name, t->target, t->p);
 	if (run->n < CAL_MAX_LINES) {
-		run->in_ks[run->n] = in_ks;
+		run->in_ks[run->n] = in_ks && !t->overlaps;
 		run->dh[run->n] = !strncmp(t->name, "dieharder", 9);
 		run->p[run->n++] = t->p;
 	}
@@ -293,7 +293,7 @@ static void cal_batteries(struct cal_run *run, struct cal_rng *r,
 			snprintf(t[0].target, sizeof(t[0].target), "%s",
 				 target);
 			t[0].p = pv;
-			cal_line(run, &t[0], true);
+			cal_line(run, &t[0], false);
 		}
 		if (f)
 			pclose(f);

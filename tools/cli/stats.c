@@ -650,8 +650,14 @@ size_t fdc_die_stats_results(struct fdc_die_stats *s, struct fdc_test *out,
 		fdc_chi2_cells(r, s->counts, prob, k, s->n);
 	}
 
-	/* Non-overlapping pairs, each 1/k^2; every cell must expect 5. */
+	/*
+	 * Non-overlapping pairs, each 1/k^2; every cell must expect 5. The
+	 * pairs' margins are the faces: the two p-values are correlated
+	 * (about 1/sqrt(k + 1)).
+	 */
 	r = fdc_new_test(out, &n, max, "serial pairs", target);
+	if (r)
+		r->overlaps = true;
 	if (r && s->pairs && s->n / 2 >= FDC_MIN_EXPECT * k * k) {
 		double stat = 0, e = (double)(s->n / 2) / ((double)k * k);
 
@@ -672,9 +678,13 @@ size_t fdc_die_stats_results(struct fdc_die_stats *s, struct fdc_test *out,
 			 "normal approximation given the counts of each kind");
 	}
 
-	/* Gaps between low outcomes: length j has p (1 - p)^j. */
+	/*
+	 * Gaps between low outcomes: length j has p (1 - p)^j. A gap of 0 is
+	 * two lows in a row: correlated with the runs of low and high.
+	 */
 	r = fdc_new_test(out, &n, max, "gap", target);
 	if (r) {
+		r->overlaps = true;
 		double lp = (double)(k / 2) / k;
 		u64 gaps = 0;
 
@@ -687,9 +697,14 @@ size_t fdc_die_stats_results(struct fdc_die_stats *s, struct fdc_test *out,
 		fdc_chi2_cells(r, s->gaps, prob, FDC_STATS_MAX_GAP + 1, gaps);
 	}
 
-	/* Poker: groups of five, by the number of different faces. */
+	/*
+	 * Poker: groups of five, by the number of different faces; for a
+	 * coin, a hand of one face is a run, and so are the coupon
+	 * collector's segments.
+	 */
 	r = fdc_new_test(out, &n, max, "poker (hands of 5)", target);
 	if (r) {
+		r->overlaps = k == 2;
 		u64 hands = 0;
 
 		for (i = 1; i <= 5; i++) {
@@ -703,6 +718,7 @@ size_t fdc_die_stats_results(struct fdc_die_stats *s, struct fdc_test *out,
 	if (k <= 16) {
 		r = fdc_new_test(out, &n, max, "coupon collector", target);
 		if (r) {
+			r->overlaps = k == 2;
 			u64 segs = 0;
 
 			for (i = 0; i <= FDC_STATS_MAX_COUPON; i++) {
@@ -736,9 +752,15 @@ size_t fdc_die_stats_results(struct fdc_die_stats *s, struct fdc_test *out,
 				 cells, (unsigned long long)s->perm_ties[t - 3]);
 	}
 
+	/*
+	 * The serial correlation and the runs both measure lag 1: their
+	 * p-values correlate about 0.5, and for a coin they are the same.
+	 */
 	r = fdc_new_test(out, &n, max, "serial correlation (lag 1)", target);
-	if (r)
+	if (r) {
+		r->overlaps = true;
 		fdc_serial_correlation(s, r);
+	}
 
 	if (s->bits) {
 		r = fdc_new_test(out, &n, max, "spectral (DFT, SP 800-22 2.6)",

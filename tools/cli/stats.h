@@ -41,6 +41,9 @@
  * @df: its degrees of freedom, 0 when not a chi-square
  * @p: the p-value, NAN when the test could not run (too little data)
  * @method: how @p was computed, in a few words
+ * @overlaps: its statistic shares much with another line's of the same
+ *	data (their p-values are correlated), so it stays out of the
+ *	second-level test, which needs independent p-values
  */
 struct fdc_test {
 	char name[64];
@@ -49,6 +52,7 @@ struct fdc_test {
 	unsigned int df;
 	double p;
 	char method[128];
+	bool overlaps;
 };
 
 /**
