@@ -281,7 +281,7 @@ static void fdc_svg_pvalues(FILE *f, const struct fdc_cert *c)
 	}
 	if (!n)
 		return;
-	fdc_svg_hist(f, "p-values of the tests in ten bins (uniform if all is well)",
+	fdc_svg_hist(f, "p-values of the second level's lines in ten bins (uniform if all is well)",
 		     bins, 10, n / 10.0, sqrt(n * 0.1 * 0.9));
 }
 

@@ -258,7 +258,7 @@ static void fdc_fft(double *re, double *im, size_t n, const double *wr,
  * m^2/4 pairs: Var N1 = (m/2) (0.95 0.05 - (0.05 ln 20)^2), about
  * m 0.95 0.05 / 3.79. SP 800-22 rev. 1a says m 0.95 0.05 / 4, too small
  * by 5.5 % (Pareschi, Rovatti and Setti 2012 measured the divisor 3.8);
- * tools/cli/certify_calib.c measures this one calibrated.
+ * certify-calib (tools/cli/certify_calib.c) finds this one calibrated.
  *
  * Return: the mean.
  */
