@@ -431,7 +431,7 @@ int main(int argc, char **argv)
 				      dieharder);
 		}
 		for (i = 0; i < run.n; i++) {
-			bool dh_red = run.p[i] < 1e-6 || run.p[i] > 1 - 1e-6;
+			bool dh_red = run.p[i] < (1 / 1e6) || run.p[i] > 1 - (1 / 1e6);
 
 			if (run.in_ks[i])
 				ks_in[nks++] = run.p[i];
