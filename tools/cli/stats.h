@@ -159,7 +159,7 @@ void fdc_fips_result(unsigned long long ok, unsigned long long bad,
 
 long fdc_dieharder_samples(long long bytes);
 
-/* rngtest's false alarms per 20000-bit block: at most this (see stats.c). */
+/* rngtest's false alarms per 20000-bit block: at most this (certification.rst). */
 #define FDC_FIPS_RATE	0.001
 
 /* The p-values, each documented where it is defined (stats.c). */
