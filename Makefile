@@ -221,7 +221,9 @@ debugk-canary: need-deps
 
 vmtest-all:
 	$(MAKE) vmtest KVER=6.1
+	$(MAKE) vmcertify KVER=6.1 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
 	$(MAKE) vmtest KVER=6.12
+	$(MAKE) vmcertify KVER=6.12 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
 	$(MAKE) vmtest KVER=debug
 	$(MAKE) debugk-canary
 
@@ -263,6 +265,8 @@ efficiency: need-deps
 # output port into .build/vmcertify-KVER/ and is rendered and checked in
 # headless Chromium on the host (tools/cli/vmcertify.sh).
 CERTIFY_COUNT ?= 1000000
+# make check's run: a smaller capture, the same report and checks.
+CHECK_CERTIFY_COUNT = 200000
 vmcertify: vm-module tools
 	sh tools/cli/vmcertify.sh .build/vmcertify-$(KVER) $(CERTIFY_COUNT) \
 		$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
