@@ -13,6 +13,10 @@
 #   make vmclone      the VM saved and restored twice: clones' rolls differ
 #   make demo         boot the VM and show real use
 #   make bench        the benchmarks
+#   make certify-calib  the calibration of certify's p-values (minutes;
+#                     CALIB_REPS, CALIB_COUNT, CALIB_ARGS)
+#   make vmcertify    certify --quick on the device in the VM (KVER,
+#                     CERTIFY_COUNT), its report checked in Chromium
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc
 #   make install      module, udev rule, tool, man page, JSON schemas, header
 #                     (KVER or KDIR, DESTDIR, PREFIX); make uninstall
@@ -74,7 +78,7 @@ VM_KO = $(or $(KO),$(VM_MODDIR)/fairdie.ko)
 Q = @
 
 .PHONY: all modules tools selftests deps need-deps check test ctcheck vm-module \
-	debug-kernel debugk-canary vmtest vmtest-all vmrun vmclone demo bench bench-smoke efficiency lint docs install \
+	debug-kernel debugk-canary vmtest vmtest-all vmrun vmclone demo bench bench-smoke efficiency certify-calib vmcertify lint docs install \
 	uninstall clean
 .PHONY: cli kernel-check cc-check dkms-check deb pkgtest
 
@@ -157,6 +161,7 @@ VM_TOOLS = --bin tools/fairdie \
 VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
 	$(VM_TOOLS) --bin /usr/bin/rngtest --bin /usr/bin/ent \
 	--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
+	--file tools/cli/testlib.sh \
 	--file tools/guest/vmtest.sh --file tools/guest/collect.sh \
 	--file tools/guest/certify.sh
 
@@ -216,7 +221,9 @@ debugk-canary: need-deps
 
 vmtest-all:
 	$(MAKE) vmtest KVER=6.1
+	$(MAKE) vmcertify KVER=6.1 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
 	$(MAKE) vmtest KVER=6.12
+	$(MAKE) vmcertify KVER=6.12 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
 	$(MAKE) vmtest KVER=debug
 	$(MAKE) debugk-canary
 
@@ -252,6 +259,24 @@ bench: need-deps
 # Bits per roll and extractor rates against the entropy limit.
 efficiency: need-deps
 	$(MAKE) -C tools/test efficiency-table
+
+# A full-size 'fairdie certify --quick --fault-demo' (CERTIFY_COUNT outcomes
+# a die) on the device in the VM; the report comes out through the guest's
+# output port into .build/vmcertify-KVER/ and is rendered and checked in
+# headless Chromium on the host (tools/cli/vmcertify.sh).
+CERTIFY_COUNT ?= 1000000
+# make check's run: a smaller capture, the same report and checks.
+CHECK_CERTIFY_COUNT = 200000
+vmcertify: vm-module tools
+	sh tools/cli/vmcertify.sh .build/vmcertify-$(KVER) $(CERTIFY_COUNT) \
+		$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
+		--bin tools/fairdie --bin /usr/bin/rngtest --bin /usr/bin/ent \
+		--file $(VM_MODDIR)/fairdie.ko
+
+# The p-values of 'fairdie certify' on a known-good stream, a table
+# (Documentation/admin-guide/certification.rst); not part of check.
+certify-calib: need-deps
+	$(MAKE) -C tools/cli calib
 
 # Benchmarks are never timed tests: this only checks the figures appear.
 bench-smoke: need-deps

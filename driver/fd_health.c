@@ -313,6 +313,94 @@ enum fd_health_result fd_health_word(struct fd_health *h, u64 w)
 	return r;
 }
 
+/*
+ * The running state of the tests in the form fd_health_pass() keeps it in
+ * registers: the run's bit and the adaptive proportion's first bit as
+ * masks, ready to XOR with a word.
+ */
+struct fd_health_regs {
+	u64 run_mask;
+	u64 apt_flip;
+	u64 last;
+	u32 run;
+	u32 apt_seen;
+	u32 apt_count;
+	u32 repeats;
+	u32 have_last;
+};
+
+/*
+ * The words of @w that pass, from *@g on, as fd_health_word() would take
+ * them: the state of each word computed as fd_health_step() does, and the
+ * three verdicts folded into one sign bit (each count minus its cutoff,
+ * all far below 2^31). Stops at the first word that may fail, leaving *@g
+ * the state before it. @check_words is a constant: a loop each, the one
+ * without the repeated word's test and its state.
+ *
+ * Return: how many words passed.
+ */
+static __always_inline u32 fd_health_pass(const struct fd_health *h,
+					  const u64 *w, u32 n,
+					  struct fd_health_regs *g,
+					  bool check_words)
+{
+	u32 rct_limit = h->rct_cutoff - 1, apt_limit = h->apt_cutoff - 1;
+	u32 word_limit = h->word_cutoff - 1, i, lead, all, fails;
+	u32 run = g->run, apt_seen = g->apt_seen, apt_count = g->apt_count;
+	u32 repeats = g->repeats, have_last = g->have_last, new_run;
+	u32 new_repeats = 0, new_count;
+	u64 run_mask = g->run_mask, apt_flip = g->apt_flip, last = g->last;
+	u64 x, y, top, new_flip;
+
+	for (i = 0; i < n; i++) {
+		x = w[i];
+		/* The low bits equal to the run carried in: all 64 when y is 0. */
+		y = x ^ run_mask;
+		all = y == 0;
+		lead = __builtin_ctzll(y | (1ULL << 63)) + all;
+		fails = rct_limit - (run + lead);
+		if (check_words) {
+			new_repeats = (repeats + 1) &
+				      (u32)fd_mask(have_last & (x == last));
+			fails |= word_limit - new_repeats;
+		}
+		/* The top bits start the next run, or continue it (all). */
+		top = fd_mask(x >> 63);
+		new_run = fd_high_run(x) + (run & (u32)fd_mask(all));
+		new_flip = apt_flip;
+		new_count = apt_count;
+		if (!apt_seen) {
+			new_flip = ~fd_mask(x & 1);
+			new_count = 0;
+		}
+		new_count += hweight64(x ^ new_flip);
+		fails |= apt_limit - new_count;
+		fails >>= 31;
+		fd_ct_public(fails);
+		if (fails)
+			break;
+		if (check_words) {
+			repeats = new_repeats;
+			have_last = true;
+			last = x;
+		}
+		run = new_run;
+		run_mask = top;
+		apt_flip = new_flip;
+		apt_count = new_count;
+		apt_seen = (apt_seen + 64) % FD_APT_WINDOW;
+	}
+	g->run = run;
+	g->run_mask = run_mask;
+	g->apt_seen = apt_seen;
+	g->apt_count = apt_count;
+	g->apt_flip = apt_flip;
+	g->repeats = repeats;
+	g->have_last = have_last;
+	g->last = last;
+	return i;
+}
+
 /**
  * fd_health_words() - fd_health_word() on each of @n words in turn
  * @h: the tests
@@ -323,51 +411,39 @@ enum fd_health_result fd_health_word(struct fd_health *h, u64 w)
  *
  * The state is the one @n calls of fd_health_word() leave, up to the
  * first failure. The words that surely pass are tested with the state in
- * registers; a word that may fail any test is left to fd_health_word().
+ * registers (fd_health_pass()); a word that may fail any test is left to
+ * fd_health_word().
  *
  * Return: FD_HEALTH_OK, or the test that failed on word *@done.
  */
 enum fd_health_result fd_health_words(struct fd_health *h, const u64 *w,
 				      u32 n, u32 *done)
 {
-	u32 run = h->run, apt_seen = h->apt_seen, apt_count = h->apt_count;
-	u32 repeats = h->repeats, i;
-	unsigned int run_bit = h->run_bit, apt_bit = h->apt_bit;
-	bool have_last = h->have_last;
-	u64 last = h->last_word, x;
 	enum fd_health_result r = FD_HEALTH_OK;
+	struct fd_health_regs g = {
+		.run_mask = fd_mask(h->run_bit),
+		.apt_flip = ~fd_mask(h->apt_bit),
+		.last = h->last_word,
+		.run = h->run,
+		.apt_seen = h->apt_seen,
+		.apt_count = h->apt_count,
+		.repeats = h->repeats,
+		.have_last = h->have_last,
+	};
+	u32 i;
 
-	for (i = 0; i < n; i++) {
-		struct fd_health_step st;
-		bool fails;
-
-		x = w[i];
-		fd_health_step(h, x, run, run_bit, apt_seen, apt_count, apt_bit,
-			       repeats, have_last, last, &st);
-		fails = st.word_fails | st.rct_fails | st.apt_fails;
-		fd_ct_public(fails);
-		if (fails)
-			break;
-		/* The word passes: its state is fd_health_word()'s. */
-		if (h->check_words) {
-			repeats = st.repeats;
-			have_last = true;
-			last = x;
-		}
-		run = st.run;
-		run_bit = st.run_bit;
-		apt_bit = st.apt_bit;
-		apt_count = st.apt_count;
-		apt_seen = (apt_seen + 64) % FD_APT_WINDOW;
-	}
-	h->run = run;
-	h->run_bit = run_bit;
-	h->apt_seen = apt_seen;
-	h->apt_count = apt_count;
-	h->apt_bit = apt_bit;
-	h->repeats = repeats;
-	h->have_last = have_last;
-	h->last_word = last;
+	if (h->check_words)
+		i = fd_health_pass(h, w, n, &g, true);
+	else
+		i = fd_health_pass(h, w, n, &g, false);
+	h->run = g.run;
+	h->run_bit = g.run_mask & 1;
+	h->apt_seen = g.apt_seen;
+	h->apt_count = g.apt_count;
+	h->apt_bit = ~g.apt_flip & 1;
+	h->repeats = g.repeats;
+	h->have_last = g.have_last;
+	h->last_word = g.last;
 	/* A word that may fail: the tests as they are, word by word. */
 	for (; i < n; i++) {
 		r = fd_health_word(h, w[i]);

@@ -481,6 +481,35 @@ void fd_pipe_set_demand(struct fd_pipe *p, u64 bits)
 }
 
 /*
+ * fd_pipe_extract() of PERES on the first of @n words that only join the
+ * block being gathered (fd_peres_feed()'s usual word): no bits pending, a
+ * block not completed by them, and each counted as a word that gave
+ * nothing without reaching the starvation limit. They are copied in at
+ * once; the rest is left to fd_pipe_extract(). Return: how many.
+ */
+static u32 fd_pipe_gather(struct fd_pipe *p, const u64 *words, u32 n)
+{
+	struct fd_peres *st = p->peres;
+	u32 k;
+
+	if (fd_peres_pending(st))
+		return 0;
+	/* The words with nraw + 64 < FD_PERES_BLOCK_BITS when they come. */
+	k = (FD_PERES_BLOCK_BITS - st->nraw) / 64 - 1;
+	if (k > n)
+		k = n;
+	/* ... and dry_words + 1 below the limit after each. */
+	if (p->dry_words + k >= FD_PIPE_DRY_PERES)
+		k = p->dry_words + 1 < FD_PIPE_DRY_PERES ?
+		    FD_PIPE_DRY_PERES - 1 - p->dry_words : 0;
+	memcpy(st->raw + st->nraw / 64, words, k * sizeof(*words));
+	st->nraw += 64 * k;
+	p->dry_words += k;
+	p->source_bits += 64ULL * k;
+	return k;
+}
+
+/*
  * @n words through fd_pipe_check() and fd_pipe_extract() in turn, as many
  * as the caller found room for: the health tests first on the whole run,
  * their state in registers, then the words that passed, in order, through
@@ -504,9 +533,11 @@ static int fd_pipe_feed_run(struct fd_pipe *p, const u64 *words, u32 n)
 		/* fd_pipe_extract(), which never fails for NONE, unrolled. */
 		p->source_bits += 64ULL * (ok - j);
 		p->extracted_bits += 64ULL * (ok - j);
-		for (; j < ok; j++)
-			fd_pool_put64(&p->pool, words[j]);
+		fd_pool_put_words(&p->pool, words + j, ok - j);
+		j = ok;
 	}
+	if (p->extractor == FAIRDIE_EXT_PERES)
+		j += fd_pipe_gather(p, words + j, ok - j);
 	for (; j < ok; j++) {
 		p->source_bits += 64;
 		err = fd_pipe_extract(p, words[j]);

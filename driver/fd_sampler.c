@@ -47,11 +47,17 @@ static u64 fd_sampler_pow(u64 n, unsigned int k)
 static void fd_sampler_setup_frac(struct fd_sampler *s)
 {
 	unsigned int shift = fls64(s->batch) - 1, i, t;
+	fd_u128 r;
 	u64 rem;
 
 	s->frac_shift = shift;
 	s->frac_mul = (u64)fd_div128((fd_u128)1 << (64 + shift), s->batch,
 				     &rem) + !!rem;
+	r = fd_div128((fd_u128)1 << (66 + shift), s->batch, &rem);
+	r += !!rem;
+	s->div_lo = (u64)r;
+	s->div_hi = (u8)(r >> 64);
+	s->div_shift = shift + 2;
 	s->frac_split = fd_sampler_pow(s->sides, s->batch_len -
 					       s->batch_len / 2u);
 	s->frac_run = (s->batch_len + 3) / 4;
@@ -80,6 +86,9 @@ static void fd_sampler_setup(struct fd_sampler *s, u64 sides,
 	s->half = 1;
 	s->half_recip = 0;
 	s->frac_mul = 0;
+	s->div_lo = 0;
+	s->div_hi = 0;
+	s->div_shift = 0;
 	s->frac_split = 1;
 	s->frac_shift = 0;
 	s->frac_run = 0;
@@ -772,15 +781,15 @@ static inline void fd_sampler_bits_end(struct fd_sampler *s,
 	fair->count = b->count;
 }
 
-/* fd_pool_take() for 1..63 bits, with the checks done by the caller. */
+/*
+ * fd_pool_take() for 1..63 bits, with the checks done by the caller, and
+ * no branch (fd_pool_bits_at()).
+ */
 static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
 						unsigned int k)
 {
-	u32 w = b->head / 64, sh = b->head % 64;
-	u64 v = b->word[w] >> sh;
+	u64 v = fd_pool_bits_at(b->word, b->head);
 
-	if (sh + k > 64)
-		v |= b->word[(w + 1) % FD_POOL_WORDS] << (64 - sh);
 	b->head = (b->head + k) % FD_POOL_BITS;
 	b->count -= k;
 	return v & ((1ULL << k) - 1);
@@ -797,7 +806,7 @@ static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
  */
 static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
 					    u64 *zp, u64 *mp, u64 *out,
-					    bool exact)
+					    bool exact, const struct fd_sampler *fs)
 {
 	u64 n = b->batch, r = b->recip, z = *zp, m = *mp, q, qn, rem;
 	u64 target = 1ULL << b->precision;
@@ -836,7 +845,11 @@ static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
 		*zp = z;
 		*mp = m;
 	}
-	*zp = fd_recip_div(z, n, r, out);
+	/* With @fs, *@out is the fraction of the roll (fd_frac_divide()). */
+	if (fs)
+		*zp = fd_frac_divide(fs, z, out);
+	else
+		*zp = fd_recip_div(z, n, r, out);
 	*mp = q;
 	return true;
 }
@@ -844,7 +857,7 @@ static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
 static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
 						 u64 *zp, u64 *mp, u64 *out)
 {
-	return fd_sampler_step(b, zp, mp, out, false);
+	return fd_sampler_step(b, zp, mp, out, false, NULL);
 }
 
 /* A dual die: the roll comes from the state whose turn it is. */
@@ -934,16 +947,17 @@ static __always_inline u32 fd_sampler_fill_plain(struct fd_sampler *s,
 /*
  * The digits of a batch v of a die of at most 256 sides, as bytes, least
  * significant first as fd_sampler_pop() hands them out (fd_frac_digit()),
- * in four chains: a chain's multiplications wait for each other, four
+ * from its fraction @f0 (fd_frac_divide() or fd_frac_start()), in four
+ * chains: a chain's multiplications wait for each other, four
  * chains overlap. Chain j starts at f sides^t_j (struct fd_sampler,
  * @frac_pow), t_0 = 0, and spells k digits from digit len - 1 - t_j down;
  * the chains cover every digit, and a digit that two of them spell is
  * written twice, the same both times.
  */
 static __always_inline void fd_sampler_spell4(const struct fd_sampler *s,
-					      u64 v, u8 *dst)
+					      u64 f0, u8 *dst)
 {
-	u64 n = s->sides, f0 = fd_frac_start(s, v), f1 = f0 * s->frac_pow[0];
+	u64 n = s->sides, f1 = f0 * s->frac_pow[0];
 	u64 f2 = f0 * s->frac_pow[1], f3 = f0 * s->frac_pow[2];
 	unsigned int len = s->batch_len, k = s->frac_run;
 	long o1 = -(long)fd_sampler_run_start(len, k, 1);
@@ -963,24 +977,42 @@ static __always_inline void fd_sampler_spell4(const struct fd_sampler *s,
  * Whole batches of a die of at most 256 sides, while @count leaves room
  * for one: each accepted batch is written out at once, its digits in the
  * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
- * fd_sampler_spell(). *@dry is set when the bits ran out.
+ * fd_sampler_spell4() from the fraction its step leaves (fd_frac_divide():
+ * the batch itself is never needed). *@dry is set when the bits ran out.
  */
 static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 					    struct fd_pool *fair, u8 *dst,
 					    u32 count, bool *dry)
 {
 	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 z = s->z, m = s->m, v;
+	u64 z = s->z, m = s->m, v, prev = 0;
 	unsigned int len = s->batch_len;
-	u32 made = 0;
+	u32 made = 0, ahead = 0;
 
 	*dry = false;
-	while (count - made >= len) {
-		if (!fd_sampler_step(&b, &z, &m, &v, true)) {
+	/*
+	 * One batch ahead: the steps are one chain of dependent
+	 * multiplications, the spelling of a batch is independent work, so
+	 * batch i is spelt after step i + 1 has been issued, where the two
+	 * overlap. @made counts the batches spelt, @ahead the one stepped.
+	 */
+	while (count - made - ahead >= len) {
+		bool ok = fd_sampler_step(&b, &z, &m, &v, true, s);
+
+		if (ahead) {
+			fd_sampler_spell4(s, prev, dst + made);
+			made += len;
+		}
+		if (!ok) {
+			ahead = 0;
 			*dry = true;
 			break;
 		}
-		fd_sampler_spell4(s, v, dst + made);
+		prev = v;
+		ahead = len;
+	}
+	if (ahead) {
+		fd_sampler_spell4(s, prev, dst + made);
 		made += len;
 	}
 	fd_sampler_bits_end(s, fair, &b);

@@ -67,6 +67,11 @@
  *	v's digits from the most significant down (fd_frac_digit()); 0 when
  *	there is no batch
  * @frac_shift: fls64(@batch) - 1
+ * @div_lo: the low 64 bits of R = ceil(2^(66 + @frac_shift) / @batch), a
+ *	reciprocal that gives Z div @batch and the fraction of Z mod @batch
+ *	at once (fd_frac_divide()); 0 when there is no batch
+ * @div_hi: R >> 64, 1 to 4
+ * @div_shift: @frac_shift + 2
  * @frac_run: k = ceil(@batch_len / 4), the digits of each of the four
  *	chains of fd_sampler_fill()
  * @frac_pow: sides^t_j, t_j = min(j k, @batch_len - k), j = 1, 2, 3: f
@@ -108,6 +113,9 @@ struct fd_sampler {
 	u64 frac_mul;
 	u64 frac_split;
 	u64 frac_pow[3];
+	u64 div_lo;
+	u8 div_hi;
+	u8 div_shift;
 	u8 frac_shift;
 	u8 frac_run;
 	bool dual;
@@ -244,6 +252,39 @@ static __always_inline u64 fd_mul_hi(u64 x, u64 y, u64 *lo)
 static __always_inline u64 fd_frac_start(const struct fd_sampler *s, u64 v)
 {
 	return (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
+}
+
+/**
+ * fd_frac_divide() - Z div N, and the fraction of Z mod N, at once
+ * @s: the sampler, with a batch of two digits or more: N = @s->batch,
+ *	2^t <= N < 2^(t + 1), t = @s->frac_shift <= 47
+ * @z: the state, any 64-bit value
+ * @f: receives the fraction of v = Z mod N: 2^64 (v / N + e) with
+ *	0 < e < 1 / N, as fd_frac_start() makes it for fd_frac_digit()
+ *
+ * With R = ceil(2^(64 + s') / N), s' = t + 2 (@div_lo, @div_hi), and X =
+ * floor(Z R / 2^s'): Z R / 2^s' = 2^64 Z / N + d with 0 <= d < Z / 2^s' <
+ * 2^(62 - t) < 2^64 / (2 N), so 2^64 Z / N <= X < 2^64 Z / N +
+ * 2^64 / (2 N). With Z = q N + v, v <= N - 1: 2^64 q <= X < 2^64 (q + 1),
+ * so q is X >> 64; and f = (X mod 2^64) + 1 lies in (2^64 v / N,
+ * 2^64 v / N + 2^64 / (2 N) + 1], below 2^64, so e < 1 / N (N < 2^48).
+ * Two multiplications side by side, where fd_recip_div() and
+ * fd_frac_start() make three, one after the other.
+ *
+ * Return: Z div N.
+ */
+static __always_inline u64 fd_frac_divide(const struct fd_sampler *s, u64 z,
+					  u64 *f)
+{
+	unsigned int sh = s->div_shift;
+	u64 lo, mid = fd_mul_hi(z, s->div_lo, &lo), top, t2;
+
+	/* X's upper 128 bits: mid + Z @div_hi 2^64, @div_hi <= 4 */
+	top = fd_mul_hi(z, s->div_hi, &t2);
+	t2 += mid;
+	top += t2 < mid;
+	*f = ((lo >> sh) | (t2 << (64 - sh))) + 1;
+	return (t2 >> sh) | (top << (64 - sh));
 }
 
 /**

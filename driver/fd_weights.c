@@ -174,7 +174,7 @@ static __always_inline bool fd_weights_batch(const struct fd_weights *w,
 					     const struct fd_sampler *s,
 					     struct fd_pool *fair,
 					     struct fd_weights_regs *g,
-					     u64 *x)
+					     u64 *x, bool frac)
 {
 	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
 	u64 target = 1ULL << s->precision, low = target;
@@ -219,7 +219,11 @@ static __always_inline bool fd_weights_batch(const struct fd_weights *w,
 		z -= m - rem;
 		m = rem;
 	}
-	g->z = fd_recip_div(z, n, r, x);
+	/* With @frac, *@x is the batch's fraction (fd_frac_divide()). */
+	if (frac)
+		g->z = fd_frac_divide(s, z, x);
+	else
+		g->z = fd_recip_div(z, n, r, x);
 	g->m = q;
 	return true;
 }
@@ -258,8 +262,9 @@ static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
 }
 
 /*
- * The faces of a whole batch @v as bytes, and the state they leave: each
- * digit is spelt as fd_sampler_spell() spells it and turned into its face
+ * The faces of a whole batch as bytes, from its fraction @f
+ * (fd_frac_divide()), and the state they leave: each digit is spelt as
+ * fd_sampler_spell() spells it and turned into its face
  * at once. Face by face from the least significant digit the state would
  * become (((Z w_0 + l_0) w_1 + l_1) ...); the digits come from the most
  * significant down instead, in two chains, so each chain keeps the sum S
@@ -271,12 +276,12 @@ static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
  */
 static __always_inline void fd_weights_spell(const struct fd_weights *w,
 					     const struct fd_sampler *s,
-					     struct fd_weights_regs *g, u64 v,
+					     struct fd_weights_regs *g, u64 f,
 					     u8 *dst, bool direct)
 {
 	unsigned int len = s->batch_len, shift = w->guide_shift, i;
 	u64 n = s->sides, sa = 0, ta = 1, sb = 0, tb = 1, x;
-	u64 f = fd_frac_start(s, v), f2 = f * s->frac_split;
+	u64 f2 = f * s->frac_split;
 	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2);
 	const u64 *cum = w->cum;
 	const u32 *guide = w->guide;
@@ -316,7 +321,7 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 					       s->sides_recip, &x);
 		g->ndigits--;
 	} else {
-		if (!fd_weights_batch(w, s, fair, g, &x))
+		if (!fd_weights_batch(w, s, fair, g, &x, false))
 			return false;
 		if (s->batch_len > 1) {
 			g->digits = fd_recip_div_small(x, w->total,
@@ -477,7 +482,7 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 	while (made < count) {
 		/* A whole batch at once: its digits, then a face for each. */
 		if (len > 1 && !g.ndigits && count - made >= len) {
-			if (!fd_weights_batch(w, s, fair, &g, &v))
+			if (!fd_weights_batch(w, s, fair, &g, &v, width == 1))
 				break;
 			if (width == 1 && !w->guide_shift) {
 				fd_weights_spell(w, s, &g, v, dst + made, true);

@@ -29,11 +29,9 @@
  *               10 ms a word, and refills what the core asked for
  */
 #include <sys/klog.h>
-#include <sys/mount.h>
 
 #include "fairdie_test.h"
 
-#define FAULT_DIR	"/sys/kernel/debug/fairdie"
 #define HWRNG_DEV	"/dev/hwrng"
 #define HWRNG_SYSFS	"/sys/class/misc/hw_random"
 /* The most raw bits a stuck source may pass: 17 words (admin guide). */
@@ -42,21 +40,6 @@
 static const __u32 all_exts[] = {
 	FAIRDIE_EXT_VN, FAIRDIE_EXT_PERES, FAIRDIE_EXT_DIJKSTRA, FAIRDIE_EXT_NONE,
 };
-
-static int knob_write(const char *name, const char *val)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
 
 static void faults_off(struct __test_metadata *const _metadata)
 {
@@ -67,16 +50,6 @@ static void faults_off(struct __test_metadata *const _metadata)
 	ASSERT_EQ(0, knob_write("zeros", "0"));
 	ASSERT_EQ(0, knob_write("bias", "0"));
 	ASSERT_EQ(0, knob_write("sources", "0x6"));
-}
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[128], buf[64];
-
-	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
-	if (!read_small_file(path, buf, sizeof(buf)))
-		return ~0ULL;
-	return strtoull(buf, NULL, 10);
 }
 
 static void sysfs_str(const char *name, char *buf, size_t size)
@@ -119,12 +92,8 @@ FIXTURE(fault) {
 
 FIXTURE_SETUP(fault)
 {
-	struct stat st;
-
 	self->fd = fd_open(_metadata, &self->info);
-	if (stat(FAULT_DIR, &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	ASSERT_EQ(0, stat(FAULT_DIR, &st)) {
+	ASSERT_TRUE(have_fault_knob("")) {
 		TH_LOG("%s: the module was not built with FAIRDIE_FAULT=1",
 		       FAULT_DIR);
 	}

@@ -20,11 +20,9 @@
  *               twice as often as 2..5; 0 makes it fair again
  */
 #include <linux/capability.h>
-#include <sys/mount.h>
 
 #include "fairdie_test.h"
 
-#define FAULT_DIR	"/sys/kernel/debug/fairdie"
 #define STARTUP_WORDS	16
 
 /* GET_RAW of @n words into @w with @flags; 0 or the errno. */
@@ -84,41 +82,6 @@ static __u64 coin_word(struct coin *c)
 	for (i = 0; i < 64; i++)
 		w |= (__u64)(splitmix64(&c->state) < c->threshold) << i;
 	return w;
-}
-
-static int knob_write(const char *name, const char *val)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
-
-/* Whether the fault build's knobs are there (debugfs mounted if not). */
-static bool have_faults(void)
-{
-	struct stat st;
-
-	if (stat(FAULT_DIR, &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	return !stat(FAULT_DIR, &st);
-}
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[128], buf[64];
-
-	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
-	if (!read_small_file(path, buf, sizeof(buf)))
-		return ~0ULL;
-	return strtoull(buf, NULL, 10);
 }
 
 /* A hardware source of this machine, RDRAND first (faster under TCG). */
@@ -328,7 +291,7 @@ TEST_F(raw, stuck_instruction_gives_eio_and_spares_the_reads)
 
 	if (!src)
 		SKIP(return, "no hardware source on this CPU");
-	if (!have_faults())
+	if (!have_fault_knob(""))
 		SKIP(return, "the module was not built with FAIRDIE_FAULT=1");
 	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, src));
 	other = open(DEV_PATH, O_RDONLY);
@@ -359,7 +322,7 @@ TEST_F(raw, modulo_bias_knob_skews_a_d6)
 	const size_t n = 48000;
 	__u64 counts[6] = { 0 };
 
-	if (!have_faults())
+	if (!have_fault_knob(""))
 		SKIP(return, "the module was not built with FAIRDIE_FAULT=1");
 	sim_config(_metadata, self->fd, FAIRDIE_EXT_VN, 6, 99, 1, 2);
 	ASSERT_EQ(0, knob_write("modulo_bias", "1"));

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -66,6 +67,7 @@
 #define DEV_PATH	"/dev/fairdie"
 #define SYSFS_DIR	"/sys/class/misc/fairdie"
 #define PARAM_DIR	"/sys/module/fairdie/parameters"
+#define FAULT_DIR	"/sys/kernel/debug/fairdie"
 
 #define CHI2_ALPHA	0.000001
 #define U64_MAX_VAL	(~0ULL)
@@ -263,6 +265,48 @@ static inline bool read_small_file(const char *path, char *buf, size_t size)
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';
 	return true;
+}
+
+/* A device attribute as a number; ~0 if it cannot be read. */
+static inline unsigned long long sysfs_u64(const char *name)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
+	if (!read_small_file(path, buf, sizeof(buf)))
+		return ~0ULL;
+	return strtoull(buf, NULL, 10);
+}
+
+/* Write @val to the fault build's knob @name: 0 or an errno. */
+static inline int knob_write(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
+/*
+ * Whether the fault build's knob @name is there ("" for the knobs' folder:
+ * a FAIRDIE_FAULT=1 build); debugfs is mounted first if it is not.
+ */
+static inline bool have_fault_knob(const char *name)
+{
+	char path[128];
+	struct stat st;
+
+	if (stat(FAULT_DIR, &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
+	return !stat(path, &st);
 }
 
 /* The source AUTO resolves to on a machine offering @sources. */

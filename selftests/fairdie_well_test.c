@@ -46,11 +46,10 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 
-#include "fairdie_test.h"
-
 #include <grp.h>
 
-#define FAULT_DIR	"/sys/kernel/debug/fairdie"
+#include "fairdie_test.h"
+
 /*
  * One-d6 opens measured, after the warm-up ones. What a well holds (left
  * by earlier tests: at most 16 Kibit for NONE and VN) serves opens without
@@ -74,41 +73,6 @@
 /* The light reader: one roll every 10 ms for 5 s. */
 #define LIGHT_PERIOD_MS	10
 #define LIGHT_ROLLS	500
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[128], buf[64];
-
-	snprintf(path, sizeof(path), "%s/%s", SYSFS_DIR, name);
-	if (!read_small_file(path, buf, sizeof(buf)))
-		return ~0ULL;
-	return strtoull(buf, NULL, 10);
-}
-
-static int knob_write(const char *name, const char *val)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", FAULT_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
-
-/* Whether the slow-source knob exists (the fault injection build). */
-static bool have_slow_knob(void)
-{
-	struct stat st;
-
-	if (stat(FAULT_DIR, &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	return !stat(FAULT_DIR "/underflow_permille", &st);
-}
 
 /*
  * KASAN and kmemleak (the debug kernel) add metadata of their own to every
@@ -142,7 +106,7 @@ FIXTURE_SETUP(well)
 
 FIXTURE_TEARDOWN(well)
 {
-	if (have_slow_knob())
+	if (have_fault_knob("underflow_permille"))
 		knob_write("underflow_permille", "0");
 	close(self->fd);
 }
@@ -422,7 +386,7 @@ TEST_F_TIMEOUT(well, share, 60)
 	pid_t pid[SHARE_READERS];
 	double mean = 0, share;
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	/* The well's start-up test, before the source slows down. */
@@ -453,7 +417,7 @@ TEST_F_TIMEOUT(well, share, 60)
 
 		ASSERT_EQ((ssize_t)sizeof(rec),
 			  read(out[0], rec, sizeof(rec)));
-		ASSERT_GT(SHARE_READERS, rec[0]);
+		ASSERT_GT((__u64)SHARE_READERS, rec[0]);
 		got[rec[0]] = rec[1];
 		mean += rec[1] / (double)SHARE_READERS;
 	}
@@ -500,7 +464,7 @@ TEST_F_TIMEOUT(well, light_latency, 60)
 	pid_t hog;
 	int fd, i, status;
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	fd = open_hw(self->src, FAIRDIE_EXT_VN, sides, 0);
@@ -646,7 +610,7 @@ static void run_readers(struct __test_metadata *const _metadata, __u32 src,
 	int go[2], out[2], i, status;
 	pid_t *pid = calloc(n, sizeof(*pid));
 
-	ASSERT_NE(NULL, pid);
+	ASSERT_TRUE(pid != NULL);
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(out));
 	for (i = 0; i < n; i++) {
@@ -706,7 +670,7 @@ TEST_F_TIMEOUT(well, party_users, 90)
 	int party[19], cg[19], i;
 	uid_t uid[19];
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	ASSERT_TRUE(one_roll_opens(self->src, FAIRDIE_EXT_NONE, 2));
@@ -727,7 +691,7 @@ TEST_F_TIMEOUT(well, party_cgroups, 90)
 	uid_t uid[9];
 	double lo;
 
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	err = cgroups_make();
@@ -763,7 +727,7 @@ TEST_F_TIMEOUT(well, user_rate, 120)
 
 	if (stat(RATE_PARAM, &st))
 		SKIP(return, "no %s", RATE_PARAM);
-	if (!have_slow_knob())
+	if (!have_fault_knob("underflow_permille"))
 		SKIP(return, "no %s/underflow_permille (not the fault build)",
 		     FAULT_DIR);
 	ASSERT_TRUE(one_roll_opens(self->src, FAIRDIE_EXT_NONE, 2));

@@ -58,7 +58,7 @@ static json_t *fdc_cert_tests_json(const struct fdc_cert *c)
 	for (i = 0; i < c->nrows; i++) {
 		const struct fdc_cert_row *r = &c->rows[i];
 
-		o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:s}",
+		o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s, s:s, s:b}",
 			      "test", r->t.name, "data", r->t.target,
 			      "stage", r->stage, "tool", r->tool,
 			      "statistic", fdc_cert_num(r->t.stat),
@@ -66,7 +66,8 @@ static json_t *fdc_cert_tests_json(const struct fdc_cert *c)
 			      "p_value", fdc_cert_num(r->t.p),
 			      "result", r->pass ? "pass" : "fail",
 			      "method", r->t.method,
-			      "rule", *r->rule ? r->rule : "p >= 0.01");
+			      "rule", *r->rule ? r->rule : "p >= 0.01",
+			      "second_level", r->in_ks);
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -280,7 +281,7 @@ static void fdc_svg_pvalues(FILE *f, const struct fdc_cert *c)
 	}
 	if (!n)
 		return;
-	fdc_svg_hist(f, "p-values of the tests in ten bins (uniform if all is well)",
+	fdc_svg_hist(f, "p-values of the second level's lines in ten bins (uniform if all is well)",
 		     bins, 10, n / 10.0, sqrt(n * 0.1 * 0.9));
 }
 

@@ -481,19 +481,6 @@ static void fdc_json_null(void)
 
 static void fdc_json_snapshot(const char *key, const struct fdc_snapshot *s)
 {
-	const struct fairdie_stats *st = &s->stats;
-	const struct {
-		const char *name;
-		__u64 value;
-	} stats[] = {
-		{ "source_bits", st->source_bits },
-		{ "extracted_bits", st->extracted_bits },
-		{ "sampler_bits", st->sampler_bits },
-		{ "outputs", st->outputs },
-		{ "source_retries", st->source_retries },
-		{ "source_failures", st->source_failures },
-		{ "health_failures", st->health_failures },
-	};
 	u64 v;
 	size_t i;
 
@@ -504,10 +491,7 @@ static void fdc_json_snapshot(const char *key, const struct fdc_snapshot *s)
 	fdc_json_key("stats");
 	if (s->have_stats) {
 		fdc_json_object();
-		for (i = 0; i < ARRAY_SIZE(stats); i++) {
-			fdc_json_key(stats[i].name);
-			fdc_json_u64(stats[i].value);
-		}
+		fdc_device_json_stats(&s->stats);
 		fdc_json_close();
 	} else {
 		fdc_json_null();

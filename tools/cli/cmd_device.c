@@ -390,29 +390,6 @@ static const struct fdc_cmd_opts fdc_stats_cmd = {
 	.num_min = 0, .num_max = FDC_MAX_COUNT,
 };
 
-/* The counters of GET_STATS as JSON members, in the struct's order. */
-static void fdc_json_stats(const struct fairdie_stats *st)
-{
-	const struct {
-		const char *name;
-		__u64 value;
-	} members[] = {
-		{ "source_bits", st->source_bits },
-		{ "extracted_bits", st->extracted_bits },
-		{ "sampler_bits", st->sampler_bits },
-		{ "outputs", st->outputs },
-		{ "source_retries", st->source_retries },
-		{ "source_failures", st->source_failures },
-		{ "health_failures", st->health_failures },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(members); i++) {
-		fdc_json_key(members[i].name);
-		fdc_json_u64(members[i].value);
-	}
-}
-
 /* stats and bench on a userspace source: the fair bits per roll. */
 static void fdc_print_user_stats(const struct fdc_config *cfg,
 				 const struct fdc_engine *e, u64 sides,
@@ -566,7 +543,7 @@ int fdc_cmd_stats(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_key("rolls");
 		fdc_json_u64(count);
 		fdc_json_settings(sides, source, extractor);
-		fdc_json_stats(&st);
+		fdc_device_json_stats(&st);
 		fdc_json_nulls(fdc_stats_user_keys,
 			       ARRAY_SIZE(fdc_stats_user_keys));
 		return fdc_finish_output();
@@ -689,7 +666,7 @@ int fdc_cmd_bench(struct fdc_config *cfg, int argc, char **argv)
 		fdc_json_number(elapsed);
 		fdc_json_key("rolls_per_s");
 		fdc_json_double(rolls / elapsed, 0);
-		fdc_json_stats(&st);
+		fdc_device_json_stats(&st);
 		fdc_json_nulls(fdc_stats_user_keys,
 			       ARRAY_SIZE(fdc_stats_user_keys));
 		ret = fdc_finish_output();

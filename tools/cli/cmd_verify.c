@@ -3,9 +3,11 @@
  * fairdie tool - 'fairdie verify LOG': every record of a log of draws
  * checked, every revealed outcome drawn again.
  *
- * In the order of the log, each line is read with jansson; a record must
- * be a fairdie record, numbered one more than the one before, holding the
- * SHA-256 of the line before (chain); a reveal must open a sealed record
+ * In the order of the log, each line is read with jansson (when its first
+ * bytes are those the chain asks, they are compared and jansson reads the
+ * rest: fdc_verify_parse()); a record must be a fairdie record, numbered
+ * one more than the one before, holding the SHA-256 of the line before
+ * (chain); a reveal must open a sealed record
  * of the same log not opened before, its secret must give the sealed
  * commitment (commitment), a public value must be given exactly when the
  * record names one (public value), and the request run on the stream of
@@ -124,6 +126,11 @@ static void fdc_arena_free(void *p)
  * @prev_line: the line before
  * @prev_len: its length
  * @prev_signed: the line before had its signature checked
+ * @want: the hex SHA-256 of the line before (64 zeros for the first)
+ * @head: how the current record starts when it is written as the log's
+ *	format lays it out: "fairdie", "seq" and "prev" with the values the
+ *	chain asks
+ * @head_len: its length
  */
 struct fdc_verify {
 	const char *path;
@@ -137,6 +144,9 @@ struct fdc_verify {
 	const char *prev_line;
 	size_t prev_len;
 	bool prev_signed;
+	char want[2 * FDC_HASH_BYTES + 1];
+	char head[2 * FDC_HASH_BYTES + 64];
+	size_t head_len;
 };
 
 /**
@@ -156,6 +166,8 @@ struct fdc_verify {
  * @outcome: "outcome"
  * @request: "request"
  * @source: "source"
+ * @linked: the line starts with v->head: "fairdie", "seq" and "prev" hold
+ *	(and are NULL here)
  */
 struct fdc_members {
 	json_t *rec;
@@ -172,6 +184,7 @@ struct fdc_members {
 	json_t *outcome;
 	json_t *request;
 	json_t *source;
+	bool linked;
 };
 
 /* @v when it is a string without NUL, else NULL. */
@@ -360,8 +373,8 @@ static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
 {
 	const char *prev = fdc_vstr(m->prev), *key = fdc_vstr(m->key);
 	const char *type = fdc_vstr(m->type);
-	char want[2 * FDC_HASH_BYTES + 1], why[160];
-	u8 h[FDC_HASH_BYTES], k[FDC_KEY_BYTES];
+	char why[160];
+	u8 k[FDC_KEY_BYTES];
 
 	if (seq == 1) {
 		/* The first record names the key. */
@@ -375,12 +388,8 @@ static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
 			return fdc_fail(v, seq, "signature",
 					"the log names another key than --key");
 	}
-	memset(h, 0, sizeof(h));
-	if (v->prev_line)
-		fdc_sha256(h, v->prev_line, v->prev_len);
-	fdc_hex(want, h, FDC_HASH_BYTES);
-	if (!prev || strcmp(prev, want) ||
-	    (u64)json_integer_value(m->seq) != seq) {
+	if (!m->linked && (!prev || strcmp(prev, v->want) ||
+			   (u64)json_integer_value(m->seq) != seq)) {
 		/* Which side of the broken link changed? */
 		if (v->prev_line && !v->prev_signed &&
 		    !fdc_line_signed(v->prev_line, v->prev_len, v->pub)) {
@@ -431,19 +440,75 @@ static json_t **fdc_member(struct fdc_members *m, const char *k, size_t len)
 }
 
 /*
+ * What the chain asks of the next line: v->want, the hash of the line
+ * before, and v->head, how the line starts when written as the format lays
+ * it out ({"fairdie":1,"seq":N,"prev":"HASH",).
+ */
+static void fdc_verify_head(struct fdc_verify *v)
+{
+	static const char seq[] = "{\"fairdie\":1,\"seq\":";
+	static const char prev[] = ",\"prev\":\"";
+	u8 h[FDC_HASH_BYTES];
+	char digits[20], *p = v->head;
+	u64 n = v->n + 1;
+	size_t i = sizeof(digits);
+
+	memset(h, 0, sizeof(h));
+	if (v->prev_line)
+		fdc_sha256(h, v->prev_line, v->prev_len);
+	fdc_hex(v->want, h, FDC_HASH_BYTES);
+	do
+		digits[--i] = '0' + n % 10;
+	while (n /= 10);
+	memcpy(p, seq, sizeof(seq) - 1);
+	p += sizeof(seq) - 1;
+	memcpy(p, digits + i, sizeof(digits) - i);
+	p += sizeof(digits) - i;
+	memcpy(p, prev, sizeof(prev) - 1);
+	p += sizeof(prev) - 1;
+	memcpy(p, v->want, 2 * FDC_HASH_BYTES);
+	p += 2 * FDC_HASH_BYTES;
+	memcpy(p, "\",", 2);
+	v->head_len = p + 2 - v->head;
+}
+
+/* @n bytes of @text read with jansson into @m, its members taken in one pass. */
+static void fdc_verify_load(struct fdc_members *m, const char *text, size_t n)
+{
+	const char *k;
+	json_t *val, **at;
+	size_t klen;
+
+	m->rec = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+			    NULL);
+	json_object_keylen_foreach(m->rec, k, klen, val) {
+		at = fdc_member(m, k, klen);
+		if (at)
+			*at = val;
+	}
+}
+
+/*
  * The record on v->line, read with jansson into @m, its members taken in
  * one pass (jansson refuses duplicate members and NUL in a member's name):
  * NULL when it is not a fairdie record (JSON with "fairdie": 1, an integer
  * "seq" and a string "type", as fdc_parse_record() asks). The signature
  * member at its end is taken apart by fdc_line_signed(), the rest read
  * here.
+ *
+ * A line that starts with v->head, the bytes the log's format and the
+ * chain ask of its first three members, is compared with them, and jansson
+ * reads "{" and the rest. The line is then a JSON object exactly when the
+ * rest is one with at least one member, and its members are those three
+ * and the rest's, without a duplicate exactly when the rest names none of
+ * the three: when this does not hold, jansson reads the whole line, so
+ * that what is refused, and why, is the same either way.
  */
 static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 				char **body, size_t *cap)
 {
-	const char *k, *text = v->line;
-	size_t n = v->len, klen;
-	json_t *val, **at;
+	const char *text = v->line;
+	size_t n = v->len;
 
 	memset(m, 0, sizeof(*m));
 	if (v->len >= FDC_SIG_SUFFIX_LEN + 2 &&
@@ -457,19 +522,29 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 			if (!*body)
 				return NULL;
 		}
+		if (n > v->head_len && !memcmp(v->line, v->head, v->head_len)) {
+			(*body)[0] = '{';
+			memcpy(*body + 1, v->line + v->head_len,
+			       n - 1 - v->head_len);
+			(*body)[n - v->head_len] = '}';
+			fdc_verify_load(m, *body, n - v->head_len + 1);
+			if (json_object_size(m->rec) && !m->fairdie &&
+			    !m->seq && !m->prev) {
+				m->linked = true;
+				goto read;
+			}
+			json_decref(m->rec);
+			memset(m, 0, sizeof(*m));
+		}
 		memcpy(*body, v->line, n - 1);
 		(*body)[n - 1] = '}';
 		text = *body;
 	}
-	m->rec = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
-			    NULL);
-	json_object_keylen_foreach(m->rec, k, klen, val) {
-		at = fdc_member(m, k, klen);
-		if (at)
-			*at = val;
-	}
-	if (!json_is_object(m->rec) || json_integer_value(m->fairdie) != 1 ||
-	    !json_is_integer(m->seq) || !fdc_vstr(m->type)) {
+	fdc_verify_load(m, text, n);
+read:
+	if (!json_is_object(m->rec) || !fdc_vstr(m->type) ||
+	    (!m->linked && (json_integer_value(m->fairdie) != 1 ||
+			    !json_is_integer(m->seq)))) {
 		json_decref(m->rec);
 		m->rec = NULL;
 	}
@@ -589,6 +664,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			memset(s + v.n, 0, (v.cap - v.n) * sizeof(*s));
 			v.slots = s;
 		}
+		fdc_verify_head(&v);
 		/* The line before's tree is gone. */
 		fdc_arena.used = 0;
 		fdc_arena.spilled = false;

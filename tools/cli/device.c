@@ -15,6 +15,7 @@
 #include "device.h"
 #include "fd_names.h"
 #include "fd_roll.h"
+#include "json.h"
 #include "msg.h"
 
 static int fdc_device_set_sides(struct fdc_source *src, u64 sides)
@@ -321,4 +322,31 @@ out_close:
 	fdc_device_close(src);
 	src->ops = NULL;
 	return -1;
+}
+
+/**
+ * fdc_device_json_stats() - the counters of FAIRDIE_IOC_GET_STATS as JSON
+ * members of the object open, in the struct's order
+ * @st: the counters
+ */
+void fdc_device_json_stats(const struct fairdie_stats *st)
+{
+	const struct {
+		const char *name;
+		__u64 value;
+	} members[] = {
+		{ "source_bits", st->source_bits },
+		{ "extracted_bits", st->extracted_bits },
+		{ "sampler_bits", st->sampler_bits },
+		{ "outputs", st->outputs },
+		{ "source_retries", st->source_retries },
+		{ "source_failures", st->source_failures },
+		{ "health_failures", st->health_failures },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(members); i++) {
+		fdc_json_key(members[i].name);
+		fdc_json_u64(members[i].value);
+	}
 }

@@ -15,11 +15,14 @@
 #include "config.h"
 #include "source.h"
 
+struct fairdie_stats;
+
 int fdc_device_open(struct fdc_source *src, const struct fdc_config *cfg);
 bool fdc_source_is_device(const struct fdc_source *src);
 int fdc_device_ioctl(struct fdc_source *src, unsigned long req, void *arg,
 		     const char *name);
 const char *fdc_device_missing(const char *path, int err, char *buf,
 			       size_t size);
+void fdc_device_json_stats(const struct fairdie_stats *st);
 
 #endif /* _FAIRDIE_CLI_DEVICE_H */

@@ -4,22 +4,99 @@
  * benchmark (BENCH verify_records_per_s) and for the tests of verify's
  * messages on records the key's holder signed wrongly.
  *
- *	seal-gen LOG KEY COUNT [outcome|commitment|public]
+ *	seal-gen LOG KEY COUNT [outcome|commitment|public|duplicate|comma|spaced]
  *
  * appends COUNT pairs of records to LOG, signed with KEY: 'sample 6 49'
  * sealed with none (secrets from splitmix64 seeded with 1, NOT secret),
  * then revealed, exactly as 'fairdie seal' and 'fairdie reveal' write
  * them. With a last word, the last reveal is signed with a wrong outcome,
  * a secret that does not open the commitment, or a public value for a
- * record sealed with none.
+ * record sealed with none; or signed as it stands but written with its
+ * "seq" member twice (duplicate), as the chain's three members and a
+ * comma and nothing else (comma), or with a blank after each ':' and ','
+ * (spaced, a record that holds).
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <nettle/eddsa.h>
 
 #include "fd_sim.h"
 #include "sealog.h"
+
+/*
+ * @body, a record without its signature (NUL-terminated, ending in '}'),
+ * signed and appended as fdc_log_append() does, whatever its layout.
+ */
+static int gen_append_raw(struct fdc_log *log, const char *body,
+			  const struct fdc_keys *k)
+{
+	static const char dom[] = FDC_DOM_SIGN;
+	size_t n = strlen(body), len = n - 1;
+	char *msg = malloc(sizeof(dom) + n);
+	char *line = malloc(n + FDC_SIG_SUFFIX_LEN + 2);
+	u8 sig[FDC_SIG_BYTES];
+	int ret = -1;
+
+	if (!msg || !line)
+		goto out;
+	memcpy(msg, dom, sizeof(dom));
+	memcpy(msg + sizeof(dom), body, n);
+	ed25519_sha512_sign(k->pub, k->priv, sizeof(dom) + n, (u8 *)msg, sig);
+	memcpy(line, body, len);
+	memcpy(line + len, FDC_SIG_PREFIX, sizeof(FDC_SIG_PREFIX) - 1);
+	len += sizeof(FDC_SIG_PREFIX) - 1;
+	fdc_hex(line + len, sig, FDC_SIG_BYTES);
+	len += 2 * FDC_SIG_BYTES;
+	memcpy(line + len, "\"}\n", 3);
+	len += 3;
+	if (write(log->fd, line, len) != (ssize_t)len)
+		goto out;
+	fdc_sha256(log->prev, line, len - 1);
+	log->seq++;
+	ret = 0;
+out:
+	free(msg);
+	free(line);
+	return ret;
+}
+
+/* The last reveal @r, written as @bad asks (see above), signed, appended. */
+static int gen_append_odd(struct fdc_log *log, json_t *r, const char *bad,
+			  const struct fdc_keys *k)
+{
+	char hex[2 * FDC_HASH_BYTES + 1], *body, *odd;
+	size_t n;
+	int ret;
+
+	body = json_dumps(r, JSON_PRESERVE_ORDER |
+			  (strcmp(bad, "spaced") ? JSON_COMPACT : 0));
+	json_decref(r);
+	if (!body)
+		return -1;
+	n = strlen(body);
+	odd = malloc(n + 3 * FDC_HASH_BYTES);
+	if (!odd) {
+		free(body);
+		return -1;
+	}
+	fdc_hex(hex, log->prev, FDC_HASH_BYTES);
+	if (!strcmp(bad, "duplicate"))
+		sprintf(odd, "%.*s,\"seq\":%llu}", (int)(n - 1), body,
+			(unsigned long long)log->seq + 1);
+	else if (!strcmp(bad, "comma"))
+		sprintf(odd, "{\"fairdie\":1,\"seq\":%llu,\"prev\":\"%s\",}",
+			(unsigned long long)log->seq + 1, hex);
+	else
+		strcpy(odd, body);
+	ret = gen_append_raw(log, odd, k);
+	free(odd);
+	free(body);
+	return ret;
+}
 
 int main(int argc, char **argv)
 {
@@ -37,7 +114,8 @@ int main(int argc, char **argv)
 	if (argc < 4 || fdc_parse_u64(argv[3], &n) ||
 	    fdc_keys_load(argv[2], &k, true) ||
 	    fdc_log_open(&log, argv[1], &k, false)) {
-		fprintf(stderr, "usage: seal-gen LOG KEY COUNT [outcome|commitment|public]\n");
+		fprintf(stderr, "usage: seal-gen LOG KEY COUNT [%s]\n",
+			"outcome|commitment|public|duplicate|comma|spaced");
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -69,9 +147,15 @@ int main(int argc, char **argv)
 					last && !strcmp(bad, "public") ?
 					json_string("42") : json_null()) ||
 		    json_object_set_new(r, "secret", json_string(hex)) ||
-		    json_object_set_new(r, "outcome", json_stringn(out, len)) ||
-		    fdc_log_append(&log, r, &k))
+		    json_object_set_new(r, "outcome", json_stringn(out, len)))
 			return 1;
+		if (last && (!strcmp(bad, "duplicate") ||
+			     !strcmp(bad, "comma") || !strcmp(bad, "spaced"))) {
+			if (gen_append_odd(&log, r, bad, &k))
+				return 1;
+		} else if (fdc_log_append(&log, r, &k)) {
+			return 1;
+		}
 		free(out);
 	}
 	fdc_log_close(&log);

@@ -161,8 +161,13 @@ void fdc_source_open_seed(struct fdc_source *src, u64 seed)
 	src->state = seed;
 }
 
-/* The most bytes of the stream made at a time. */
-#define FDC_STREAM_BYTES	(2 * CHACHA_BLOCK_SIZE)
+/*
+ * The most bytes of the stream made at a time: one block, 512 bits, more
+ * than most draws need ('sample 6 49' takes about 34 bits; verify replays
+ * a year of them, and a second block made and thrown away was 1 % of its
+ * time).
+ */
+#define FDC_STREAM_BYTES	CHACHA_BLOCK_SIZE
 
 static long fdc_stream_bits(struct fdc_source *src, u64 *words, size_t max)
 {

@@ -41,6 +41,9 @@
  * @df: its degrees of freedom, 0 when not a chi-square
  * @p: the p-value, NAN when the test could not run (too little data)
  * @method: how @p was computed, in a few words
+ * @overlaps: its statistic shares much with another line's of the same
+ *	data (their p-values are correlated), so it stays out of the
+ *	second-level test, which needs independent p-values
  */
 struct fdc_test {
 	char name[64];
@@ -49,6 +52,7 @@ struct fdc_test {
 	unsigned int df;
 	double p;
 	char method[128];
+	bool overlaps;
 };
 
 /**
@@ -133,6 +137,30 @@ int fdc_deck_stats_init(struct fdc_deck_stats *s, unsigned int cards);
 void fdc_deck_stats_add(struct fdc_deck_stats *s, const u8 *deck);
 size_t fdc_deck_stats_results(const struct fdc_deck_stats *s,
 			      struct fdc_test *out, size_t max);
+
+/**
+ * struct fdc_ent - what 'ent -t' printed about a file
+ * @bytes: the file's bytes
+ * @entropy: bits per byte
+ * @chi: Pearson's statistic of the 256 byte values
+ * @mean: the bytes' mean
+ * @pi: the Monte Carlo value of pi
+ * @scc: the serial correlation coefficient of the bytes
+ */
+struct fdc_ent {
+	double bytes, entropy, chi, mean, pi, scc;
+};
+
+int fdc_ent_parse(const char *line, struct fdc_ent *e);
+size_t fdc_ent_results(const struct fdc_ent *e, const char *target,
+		       struct fdc_test *out, size_t max);
+void fdc_fips_result(unsigned long long ok, unsigned long long bad,
+		     const char *target, struct fdc_test *t);
+
+long fdc_dieharder_samples(long long bytes);
+
+/* rngtest's false alarms per 20000-bit block: at most this (certification.rst). */
+#define FDC_FIPS_RATE	0.001
 
 /* The p-values, each documented where it is defined (stats.c). */
 double fdc_chi2_sf(double x, unsigned int df);

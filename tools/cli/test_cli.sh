@@ -11,70 +11,7 @@ set -u
 bin=$1
 fake=$2
 man=$(dirname "$0")/fairdie.1
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() {
-	passed=$((passed + 1))
-}
-
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
-}
-
-# t WANT_STATUS DESCRIPTION CMD... : run CMD with stdin from $tmp/in,
-# output in $tmp/out and $tmp/err; check its exit status.
-t() {
-	want=$1
-	desc=$2
-	shift 2
-	[ -f "$tmp/in" ] || : >"$tmp/in"
-	"$@" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass
-		return 0
-	fi
-	fail "$desc: exit status $got, want $want"
-	return 1
-}
-
-# has FILE TEXT DESCRIPTION: FILE contains the fixed string TEXT
-has() {
-	if grep -qF -- "$2" "$1"; then
-		pass
-	else
-		fail "$3: '$2' not in $(basename "$1"): $(head -c 300 "$1")"
-	fi
-}
-
-# same A B DESCRIPTION
-same() {
-	if [ "$1" = "$2" ]; then
-		pass
-	else
-		fail "$3: got '$1', want '$2'"
-	fi
-}
-
-# range FILE LO HI COUNT DESCRIPTION: COUNT lines, each an integer in LO..HI
-range() {
-	if awk -v lo="$2" -v hi="$3" -v n="$4" '
-		!/^-?[0-9]+$/ || $1 < lo || $1 > hi { bad = 1 }
-		END { exit bad || NR != n }' "$1"; then
-		pass
-	else
-		fail "$5: lines not $4 integers in $2..$3: $(head -c 200 "$1")"
-	fi
-}
-
-input() {
-	printf "$@" >"$tmp/in"
-}
+. "$(dirname "$0")/testlib.sh"
 
 commands="roll shuffle sample craps roulette extract pick config stats bench collect
 keygen seal reveal verify certify"
@@ -1102,5 +1039,4 @@ else
 	fail "$bin is not statically linked: $(grep -A1 INTERP "$tmp/elf")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_done

@@ -12,47 +12,7 @@ bin=$1
 fake=$2
 here=$(dirname "$0")
 man=$(cd "$here" && pwd)/fairdie.1
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() {
-	passed=$((passed + 1))
-}
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
-}
-# t WANT_STATUS NAME CMD...: run CMD, output in $tmp/out and $tmp/err
-t() {
-	want=$1
-	name=$2
-	shift 2
-	"$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass
-		return 0
-	fi
-	fail "$name: exit status $got, want $want"
-	return 1
-}
-# has FILE TEXT NAME: FILE contains the fixed string TEXT
-has() {
-	if grep -qF -- "$2" "$1"; then
-		pass
-	else
-		fail "$3: '$2' not in $(basename "$1"): $(head -c 300 "$1")"
-	fi
-}
-same() {
-	if [ "$1" = "$2" ]; then
-		pass
-	else
-		fail "$3: got '$1', want '$2'"
-	fi
-}
+. "$(dirname "$0")/testlib.sh"
 
 # --- Roll20's meaning or a refusal ----------------------------------------
 # {4d6+3d8}k4 keeps the highest four of the seven dice (it summed all
@@ -342,5 +302,4 @@ name=man_page_json_error_example_real
 tr -s ' \n' '  ' <"$tmp/man.txt" >"$tmp/man.flat"
 has "$tmp/man.flat" '"error": "roll: bad expression '"'3d6k4'"': cannot keep 4 of 3 dice"}' "$name"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_done

@@ -4,60 +4,14 @@
 # test_vm.sh [FAIRDIE] - the fairdie tool against the real /dev/fairdie, in
 # the VM with the module loaded (busybox sh and awk are enough):
 #
-#   make vmrun VMFILES=tools/cli/test_vm.sh CMD='sh /root/test_vm.sh'
+#   make vmrun VMFILES="tools/cli/testlib.sh tools/cli/test_vm.sh" \
+#	CMD='sh /root/test_vm.sh'
 #
 # Ends with "N passed, N failed"; exit status 0 only if all passed.
 set -u
 
 fd=${1:-fairdie}
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() {
-	passed=$((passed + 1))
-}
-
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
-}
-
-# t WANT_STATUS DESCRIPTION CMD...
-t() {
-	want=$1
-	desc=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass
-		return 0
-	fi
-	fail "$desc: exit status $got, want $want"
-	return 1
-}
-
-has() {
-	if grep -qF -- "$2" "$1"; then
-		pass
-	else
-		fail "$3: '$2' not in: $(head -c 300 "$1")"
-	fi
-}
-
-# range FILE LO HI COUNT DESCRIPTION
-range() {
-	if awk -v lo="$2" -v hi="$3" -v n="$4" '
-		!/^-?[0-9]+$/ || $1 + 0 < lo + 0 || $1 + 0 > hi + 0 { bad = 1 }
-		END { exit bad || NR != n }' "$1"; then
-		pass
-	else
-		fail "$5: not $4 integers in $2..$3: $(head -c 200 "$1")"
-	fi
-}
+. "$(dirname "$0")/testlib.sh"
 
 # chi2 FILE SIDES LIMIT DESCRIPTION: faces 1..SIDES look uniform
 chi2() {
@@ -335,5 +289,4 @@ t 0 "pick" "$fd" pick -n 600 "$tmp/items" &&
 		pass
 	fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_done

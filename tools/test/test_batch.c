@@ -33,6 +33,13 @@
  *               default) the first and last 2000 v, every multiple of a
  *               power n^j with its neighbours for a few multiples, and
  *               random v
+ *   divide      fd_frac_divide() gives Z div N and a fraction f of
+ *               v = Z mod N with 2^64 v < f N < 2^64 (v + 1), the bound
+ *               fd_frac_digit() needs, for every batch N of every n in
+ *               3..255 that is not a power of two and of 300 random n up
+ *               to 2^24, at batches up to 2^12, 2^20, 2^32 and 2^48: Z
+ *               around the first, second and last multiples of N below
+ *               2^64, 2^64 - 1, and random Z
  *   fill-rolls  fd_sampler_fill_rolls() makes the rolls of fd_sampler_roll()
  *               stored by fd_put_roll(), with the same bits and states, for
  *               batched, dual and plain dice of every width, small ones
@@ -510,6 +517,70 @@ static void test_spell(void)
 	CHECK(!bad, "spell: %lu batches whose digits are not those of v", bad);
 }
 
+/* ------------------------------------------------------------------ */
+/* divide                                                              */
+
+/* One Z against plain division; counts a wrong quotient or fraction. */
+static void divide_one(const struct fd_sampler *s, u64 z, unsigned long *bad)
+{
+	u64 f, q = fd_frac_divide(s, z, &f), v = z % s->batch;
+	fd_u128 fn = (fd_u128)f * s->batch;
+
+	if (q != z / s->batch || fn <= (fd_u128)v << 64 ||
+	    fn >= (fd_u128)(v + 1) << 64)
+		++*bad;
+}
+
+static void divide_config(u64 n, unsigned int bb, unsigned long *configs,
+			  unsigned long *tried, unsigned long *bad)
+{
+	static const u64 near[] = { 0, 1, 2 };
+	struct fd_sampler s;
+	u64 top, z, k, i, j;
+
+	fd_sampler_init_batch(&s, n, FD_SAMPLER_PRECISION_SMALL, bb);
+	if (s.batch_len < 2)
+		return;
+	++*configs;
+	top = ~0ULL / s.batch;
+	for (i = 0; i < ARRAY_SIZE(near); i++) {
+		for (j = 0; j < 2; j++) {
+			k = j ? top - near[i] : near[i] + 1;
+			z = k * s.batch;
+			divide_one(&s, z, bad);
+			divide_one(&s, z - 1, bad);
+			divide_one(&s, z + 1, bad);
+			divide_one(&s, z + s.batch - 1, bad);
+			*tried += 4;
+		}
+	}
+	divide_one(&s, ~0ULL, bad);
+	for (i = 0; i < 200; i++, ++*tried)
+		divide_one(&s, fd_test_rand(&rng), bad);
+}
+
+static void test_divide(void)
+{
+	static const unsigned int bbs[] = { 12, 20, 32, FD_SAMPLER_BATCH_BITS };
+	unsigned long bad = 0, tried = 0, configs = 0;
+	unsigned int b, i;
+	u64 n;
+
+	for (b = 0; b < ARRAY_SIZE(bbs); b++) {
+		for (n = 3; n <= 255; n++)
+			if (n & (n - 1))
+				divide_config(n, bbs[b], &configs, &tried, &bad);
+		for (i = 0; i < 300; i++) {
+			n = 257 + fd_test_below(&rng, (1ULL << 24) - 257);
+			if (n & (n - 1))
+				divide_config(n, bbs[b], &configs, &tried, &bad);
+		}
+	}
+	NOTE("divide: %lu configurations, %lu values of Z", configs, tried);
+	CHECK(!bad, "divide: %lu values of Z with a wrong quotient or fraction",
+	      bad);
+}
+
 /*
  * fd_sampler_fill_rolls() against fd_sampler_roll() stored by fd_put_roll(),
  * for every kind of die and width: dual and plain dice at the defaults and
@@ -983,6 +1054,7 @@ int main(void)
 	test_serial();
 	test_fill();
 	test_spell();
+	test_divide();
 	test_fill_rolls();
 	test_fill_switch();
 	test_modes();

@@ -12,8 +12,11 @@
  *   garbage  bits above n in fd_pool_put() are ignored
  *   move     fd_pool_move() and fd_pool_put64() against the model: random
  *            head alignments and fill levels of both pools (a receiving
- *            ring filled to its last bit among them), moves of 0 bits to
- *            a whole ring
+ *            ring filled to its last bit among them; every fourth case
+ *            with both on word boundaries, where runs of words are
+ *            copied), moves of 0 bits to a whole ring
+ *   put-words  fd_pool_put_words() against the model: heads and fill
+ *            levels on word boundaries (runs copied) and off them
  */
 #include "fd_test.h"
 #include "fd_pool.h"
@@ -241,6 +244,8 @@ static void test_move(void)
 	for (i = 0; i < 3000; i++) {
 		unsigned int fa = fd_test_below(&rng, FD_POOL_BITS + 1);
 		unsigned int fb = fd_test_below(&rng, FD_POOL_BITS + 1 - 64);
+		unsigned int ha = fd_test_below(&rng, FD_POOL_BITS);
+		unsigned int hb = fd_test_below(&rng, FD_POOL_BITS);
 		unsigned int n, max, k;
 		bool ok = true;
 		u64 v;
@@ -248,8 +253,14 @@ static void test_move(void)
 		/* Now and then a receiver with no room to spare. */
 		if (i % 7 == 0)
 			fb = FD_POOL_BITS - 64 * fd_test_below(&rng, 4) - 64;
-		ok &= both_fill(&a, &qa, fd_test_below(&rng, FD_POOL_BITS), fa);
-		ok &= both_fill(&b, &qb, fd_test_below(&rng, FD_POOL_BITS), fb);
+		/* Every fourth: heads and tails on word boundaries (the copy). */
+		if (i % 4 == 1) {
+			ha &= ~63U;
+			hb &= ~63U;
+			fb &= ~63U;
+		}
+		ok &= both_fill(&a, &qa, ha, fa);
+		ok &= both_fill(&b, &qb, hb, fb);
 		if (i % 3 == 0) {
 			v = random_bits();
 			fd_pool_put64(&b, v);
@@ -306,6 +317,50 @@ static void test_clear_wipes(void)
 	      "fd_pool_clear() left discarded bits in the ring");
 }
 
+/* fd_pool_put_words() against the model, heads on and off word boundaries. */
+static void test_put_words(void)
+{
+	static struct fd_pool a;
+	static u64 w[FD_POOL_WORDS];
+	struct model q;
+	unsigned int i, j, n, k, cases = 0, bad = 0;
+
+	q.bit = calloc(MODEL_BITS, 1);
+	if (!q.bit) {
+		CHECK(0, "put-words: out of memory");
+		return;
+	}
+	for (i = 0; i < 2000; i++) {
+		unsigned int head = fd_test_below(&rng, FD_POOL_BITS);
+		unsigned int fill = fd_test_below(&rng, FD_POOL_BITS + 1);
+		bool ok;
+
+		if (i % 2) {
+			head &= ~63U;
+			fill &= ~63U;
+		}
+		ok = both_fill(&a, &q, head, fill);
+		n = fd_test_below(&rng, fd_pool_room(&a) / 64 + 1);
+		for (j = 0; j < n; j++) {
+			w[j] = random_bits();
+			model_put(&q, w[j], 64);
+		}
+		fd_pool_put_words(&a, w, n);
+		ok &= a.count == q.tail - q.head;
+		while (ok && a.count) {
+			k = a.count > 64 ? 64 : a.count;
+			ok &= both_take(&a, &q, k);
+		}
+		cases++;
+		if (!ok && bad++ < 3)
+			CHECK(0, "put-words: case %u (%u bits held, %u words) wrong",
+			      i, fill, n);
+	}
+	CHECK(!bad, "put-words: %u of %u cases wrong", bad, cases);
+	NOTE("put-words: %u cases of fd_pool_put_words()", cases);
+	free(q.bit);
+}
+
 int main(void)
 {
 	struct model q;
@@ -318,6 +373,7 @@ int main(void)
 	test_full(&q);
 	test_garbage();
 	test_move();
+	test_put_words();
 	test_clear_wipes();
 	free(q.bit);
 	return fd_check_summary();
