@@ -42,20 +42,35 @@ static void fd_share_node(struct fd_well *w, struct fd_heap_node *n, u64 key)
 	n->seq = w->seq++;
 }
 
-/* A party's first reader starts waiting: the party counts from the clock. */
-static void fd_share_party_wait(struct fd_well *w, struct fd_share_party *pt)
+/*
+ * Credit kept by a reader or a party that starts waiting again, last
+ * served at @since: the turns it missed while the machine kept it away,
+ * or a little after it was idle.
+ */
+static u64 fd_share_lag(u64 since, u64 now)
 {
+	return now - since < FD_WELL_RETURN_NS ? FD_WELL_LAG_BITS :
+						 FD_WELL_SLACK_BITS;
+}
+
+/* A party's first reader starts waiting: the party counts from the clock. */
+static void fd_share_party_wait(struct fd_well *w, struct fd_share_party *pt,
+				u64 now)
+{
+	u64 lag = fd_share_lag(pt->since, now);
+
 	if (!pt->taken_before)
 		pt->vt = w->vclock + FD_WELL_DEBIT_BITS;
-	else if (pt->vt + FD_WELL_SLACK_BITS < w->vclock)
-		pt->vt = w->vclock - FD_WELL_SLACK_BITS;
+	else if (pt->vt + lag < w->vclock)
+		pt->vt = w->vclock - lag;
 	fd_share_node(w, &pt->node, pt->vt);
 	fd_heap_insert(&w->parties, &pt->node);
 	pt->in_heap = true;
 }
 
 /* @c goes into its party's heap, and the party into the well's. */
-static void fd_share_push(struct fd_well *w, struct fd_well_client *c)
+static void fd_share_push(struct fd_well *w, struct fd_well_client *c,
+			  u64 now)
 {
 	struct fd_share_party *pt = c->party;
 
@@ -63,7 +78,7 @@ static void fd_share_push(struct fd_well *w, struct fd_well_client *c)
 	fd_heap_insert(&pt->clients, &c->node);
 	c->in_heap = true;
 	if (!pt->in_heap)
-		fd_share_party_wait(w, pt);
+		fd_share_party_wait(w, pt, now);
 }
 
 /* @c out of its party's heap; the party out of the well's if none is left. */
@@ -104,18 +119,21 @@ void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 		w->demand -= c->want;
 	} else {
 		/*
-		 * Little credit for the time it did not wait, and a debit for
-		 * a reader new to the well (CFS's START_DEBIT).
+		 * Credit for the turns the machine kept it from, little for
+		 * time idle, and a debit for a reader new to the well (CFS's
+		 * START_DEBIT).
 		 */
 		if (!c->taken_before)
 			c->received = pt->clock + FD_WELL_DEBIT_BITS;
-		else if (c->received + FD_WELL_SLACK_BITS < pt->clock)
-			c->received = pt->clock - FD_WELL_SLACK_BITS;
+		else if (c->received + fd_share_lag(c->served_at, now) <
+			 pt->clock)
+			c->received = pt->clock -
+				      fd_share_lag(c->served_at, now);
 		c->since = now;
 		c->queued = true;
 	}
 	if (!c->in_heap)
-		fd_share_push(w, c);
+		fd_share_push(w, c, now);
 	c->want = p->want_bits;
 	w->demand += c->want;
 }
@@ -139,7 +157,7 @@ void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now)
 	WRITE_ONCE(c->notified, false);
 	c->since = now;
 	if (c->queued && !c->in_heap)
-		fd_share_push(w, c);
+		fd_share_push(w, c, now);
 }
 
 /**
@@ -258,7 +276,9 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c, u64 now)
 	pt->taken_before = true;
 	fd_share_node(w, &pt->node, pt->vt);
 	fd_heap_insert(&w->parties, &pt->node);
+	pt->since = now;
 	c->since = now;
+	c->served_at = now;
 	c->taken_before = true;
 	WRITE_ONCE(c->took, true);
 	WRITE_ONCE(c->served, true);

@@ -33,12 +33,17 @@
  */
 #define FD_WELL_ROLLS_NS	5000000ULL
 /*
- * Fair bits a reader that starts waiting again may count below the others:
- * what they took while it made its rolls between two reads is not lost to
- * it. A reader that never took bits starts this much above them instead, so
- * that a stream of new files cannot keep a waiting reader from its turn.
- * The same holds for parties (a user in a cgroup), one level up.
+ * Fair bits a reader, or a party (a user in a cgroup), that starts waiting
+ * again may count below the others. Back within FD_WELL_RETURN_NS of its
+ * last turn, it was kept away by the machine (a wake-up, a CPU taken by
+ * others, its rolls and the system call between two reads): the turns it
+ * missed are its, up to FD_WELL_LAG_BITS. Back later, it was idle, and
+ * keeps FD_WELL_SLACK_BITS at most. One that never took bits starts
+ * FD_WELL_DEBIT_BITS above them instead, so that a stream of new files
+ * cannot keep a waiting reader from its turn.
  */
+#define FD_WELL_RETURN_NS	20000000ULL
+#define FD_WELL_LAG_BITS	16384
 #define FD_WELL_SLACK_BITS	512
 #define FD_WELL_DEBIT_BITS	2048
 /* A reader is served once the well holds this much of what it asks for. */
@@ -110,6 +115,7 @@ struct fd_well {
  *	party's @clock when it started waiting: the one that counts least is
  *	served first within its party
  * @since: when it started waiting or last left a read (ns)
+ * @served_at: when it was last served (ns)
  * @want: fair bits it asked for when it started waiting
  * @queued: it waits for bits (it may have been served and not be back)
  * @keeps_place: it keeps its place while away: @notify tells it when bits
@@ -136,6 +142,7 @@ struct fd_well_client {
 	bool fetcher;
 	u64 received;
 	u64 since;
+	u64 served_at;
 	u32 want;
 	bool queued;
 	bool keeps_place;

@@ -7,7 +7,8 @@
  *   order     the present reader that received the fewest bits is served
  *             first (equals in the order they came), up to what it asks
  *             for, once until it comes back; it waits until its read ends
- *             if it took bits; one back counts from the clock less a slack,
+ *             if it took bits; one back counts from the clock less a lag
+ *             (soon after its turn) or a slack (after being idle),
  *             a new one from the clock plus a debit
  *   rolls     a reader served and still first (in its read: it waits for
  *             a CPU, makes its rolls) holds the bits FD_WELL_ROLLS_NS
@@ -194,12 +195,28 @@ static void test_order(void)
 	CHECK(!first() && well.demand == 0 && !c[0].took,
 	      "order: the read's end ends the wait of who took bits");
 
-	/* One back counts from the clock, less the slack. */
-	well.anon.clock = 10 * FD_WELL_SLACK_BITS;
+	/*
+	 * One back soon after its last turn keeps the turns it missed, up to
+	 * the lag; one back after being idle, the slack.
+	 */
+	well.anon.clock = 10 * FD_WELL_LAG_BITS;
 	c[2].received = 0;
-	fd_well_enter(&well, &c[2], &p[2], 2);
-	CHECK(c[2].received == 9 * FD_WELL_SLACK_BITS,
-	      "order: one back counts from the clock, less the slack");
+	c[2].served_at = 2;
+	fd_well_enter(&well, &c[2], &p[2], 2 + FD_WELL_RETURN_NS - 1);
+	CHECK(c[2].received == 9 * FD_WELL_LAG_BITS,
+	      "order: one back soon counts from the clock, less the lag");
+	fd_well_leave(&well, &c[2], 2);
+	fd_well_dequeue(&well, &c[2]);
+	c[2].received = 10 * FD_WELL_LAG_BITS - FD_WELL_LAG_BITS / 2;
+	fd_well_enter(&well, &c[2], &p[2], 2 + FD_WELL_RETURN_NS - 1);
+	CHECK(c[2].received == 10 * FD_WELL_LAG_BITS - FD_WELL_LAG_BITS / 2,
+	      "order: one back soon keeps the turns it missed");
+	fd_well_leave(&well, &c[2], 2);
+	fd_well_dequeue(&well, &c[2]);
+	c[2].received = 0;
+	fd_well_enter(&well, &c[2], &p[2], 2 + FD_WELL_RETURN_NS);
+	CHECK(c[2].received == 10 * FD_WELL_LAG_BITS - FD_WELL_SLACK_BITS,
+	      "order: one back after being idle counts from the clock, less the slack");
 	fd_well_leave(&well, &c[2], 2);
 	fd_well_dequeue(&well, &c[2]);
 	/* A reader new to the well starts above the clock: a debit. */
