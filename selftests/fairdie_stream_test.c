@@ -378,22 +378,6 @@ TEST_F(stream, efault_text_continues)
 	close(ref);
 }
 
-/* A knob of the fault-injection build (FAIRDIE_FAULT=1), see fault.c. */
-static int fault_knob(const char *name, const char *val)
-{
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/fairdie/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
-
 struct long_read {
 	int fd;
 	size_t len;
@@ -675,7 +659,7 @@ TEST_F_TIMEOUT(stream, poll_test_catches_lost_wakeup, 300)
 	struct busy_round br;
 	pthread_t t;
 
-	err = fault_knob("lose_wakeup", "1");
+	err = knob_write("lose_wakeup", "1");
 	if (err)
 		SKIP(return, "no lose_wakeup knob (%s): not a fault-injection build",
 		     strerror(err));
@@ -689,7 +673,7 @@ TEST_F_TIMEOUT(stream, poll_test_catches_lost_wakeup, 300)
 	for (round = 0; round < 20 && r >= 0; round++)
 		r = busy_round(_metadata, &br, true);
 	busy_stop(&br, t);
-	ASSERT_EQ(0, fault_knob("lose_wakeup", "0"));
+	ASSERT_EQ(0, knob_write("lose_wakeup", "0"));
 	TH_LOG("lost wake-up caught after %d rounds", round);
 	ASSERT_EQ(-1, r);
 	ASSERT_EQ(1, br.rescued);
@@ -723,7 +707,7 @@ TEST_F_TIMEOUT(stream, poll_after_underflow, 60)
 	ASSERT_LE(0, nb);
 	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_EXTRACTOR, FAIRDIE_EXT_NONE));
 	ASSERT_EQ(0, set_u32(nb, FAIRDIE_IOC_SET_SOURCE, src));
-	ASSERT_EQ(0, fault_knob("underflow_ms", "10000"));
+	ASSERT_EQ(0, knob_write("underflow_ms", "10000"));
 	/* What the file's well holds comes first. */
 	for (tries = 0; tries < 4096; tries++)
 		if (read(nb, buf, sizeof(buf)) < 0)
@@ -746,7 +730,7 @@ TEST_F_TIMEOUT(stream, poll_after_underflow, 60)
 	/* A waiting poll() is woken within a second. */
 	pfd = (struct pollfd){ .fd = nb, .events = POLLIN };
 	r = poll(&pfd, 1, 1000);
-	ASSERT_EQ(0, fault_knob("underflow_ms", "0"));
+	ASSERT_EQ(0, knob_write("underflow_ms", "0"));
 	ASSERT_EQ(1, r);
 	ASSERT_NE(0, pfd.revents & POLLIN);
 	r = read(nb, buf, sizeof(buf));

@@ -17,18 +17,7 @@ bin=$1
 fakebin=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 fake="python3 $here/certify_fake_collect.py"
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() {
-	passed=$((passed + 1))
-}
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	[ -f "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err" | tail -n 5
-}
+. "$here/testlib.sh"
 # run WANT_STATUS NAME DIR [ENV=V...] -- ARGS...: certify into $tmp/DIR
 run() {
 	want=$1
@@ -317,5 +306,4 @@ else
 	pass
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_done

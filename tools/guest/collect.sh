@@ -19,51 +19,15 @@
 #                says so; modulo_bias=1 skews the final d6
 # Each sidecar is checked for its members and its file's SHA-256.
 #
-#   make vmrun VMFILES=tools/guest/collect.sh CMD='sh /root/collect.sh'
+#   make vmrun VMFILES="tools/cli/testlib.sh tools/guest/collect.sh" \
+#	CMD='sh /root/collect.sh'
 #
 # Ends with "N passed, N failed"; exit status 0 only if all passed.
 set -u
 
 fd=fairdie
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/testlib.sh"
 knobs=/sys/kernel/debug/fairdie
-
-pass() {
-	passed=$((passed + 1))
-}
-
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-	sed 's/^/  stderr: /' "$tmp/err" | head -n 5
-}
-
-# t WANT_STATUS DESCRIPTION CMD...
-t() {
-	want=$1
-	desc=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass
-		return 0
-	fi
-	fail "$desc: exit status $got, want $want"
-	return 1
-}
-
-# has FILE TEXT DESCRIPTION: FILE contains the fixed string TEXT
-has() {
-	if grep -qF -- "$2" "$1"; then
-		pass
-	else
-		fail "$3: '$2' not in $(basename "$1"): $(head -c 400 "$1")"
-	fi
-}
 
 # size FILE BYTES
 size() {
@@ -260,5 +224,4 @@ if [ -d $knobs ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null &&
 		fail "modulo_bias: the d6 is not skewed"
 fi
 
-echo "collect: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+test_done collect
