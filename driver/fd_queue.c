@@ -43,9 +43,9 @@ static void fd_share_node(struct fd_well *w, struct fd_heap_node *n, u64 key)
 }
 
 /*
- * Credit kept by a reader or a party that starts waiting again, last
- * served at @since: the turns it missed while the machine kept it away,
- * or a little after it was idle.
+ * Credit kept by a reader that starts waiting again, last served at
+ * @since: the turns it missed while the machine kept it away, or a little
+ * after it was idle.
  */
 static u64 fd_share_lag(u64 since, u64 now)
 {
@@ -54,23 +54,19 @@ static u64 fd_share_lag(u64 since, u64 now)
 }
 
 /* A party's first reader starts waiting: the party counts from the clock. */
-static void fd_share_party_wait(struct fd_well *w, struct fd_share_party *pt,
-				u64 now)
+static void fd_share_party_wait(struct fd_well *w, struct fd_share_party *pt)
 {
-	u64 lag = fd_share_lag(pt->since, now);
-
 	if (!pt->taken_before)
 		pt->vt = w->vclock + FD_WELL_DEBIT_BITS;
-	else if (pt->vt + lag < w->vclock)
-		pt->vt = w->vclock - lag;
+	else if (pt->vt + FD_WELL_SLACK_BITS < w->vclock)
+		pt->vt = w->vclock - FD_WELL_SLACK_BITS;
 	fd_share_node(w, &pt->node, pt->vt);
 	fd_heap_insert(&w->parties, &pt->node);
 	pt->in_heap = true;
 }
 
 /* @c goes into its party's heap, and the party into the well's. */
-static void fd_share_push(struct fd_well *w, struct fd_well_client *c,
-			  u64 now)
+static void fd_share_push(struct fd_well *w, struct fd_well_client *c)
 {
 	struct fd_share_party *pt = c->party;
 
@@ -78,7 +74,7 @@ static void fd_share_push(struct fd_well *w, struct fd_well_client *c,
 	fd_heap_insert(&pt->clients, &c->node);
 	c->in_heap = true;
 	if (!pt->in_heap)
-		fd_share_party_wait(w, pt, now);
+		fd_share_party_wait(w, pt);
 }
 
 /* @c out of its party's heap; the party out of the well's if none is left. */
@@ -133,7 +129,7 @@ void fd_well_enter(struct fd_well *w, struct fd_well_client *c,
 		c->queued = true;
 	}
 	if (!c->in_heap)
-		fd_share_push(w, c, now);
+		fd_share_push(w, c);
 	c->want = p->want_bits;
 	w->demand += c->want;
 }
@@ -157,7 +153,7 @@ void fd_well_leave(struct fd_well *w, struct fd_well_client *c, u64 now)
 	WRITE_ONCE(c->notified, false);
 	c->since = now;
 	if (c->queued && !c->in_heap)
-		fd_share_push(w, c, now);
+		fd_share_push(w, c);
 }
 
 /**
@@ -276,7 +272,6 @@ static void fd_well_hand(struct fd_well *w, struct fd_well_client *c, u64 now)
 	pt->taken_before = true;
 	fd_share_node(w, &pt->node, pt->vt);
 	fd_heap_insert(&w->parties, &pt->node);
-	pt->since = now;
 	c->since = now;
 	c->served_at = now;
 	c->taken_before = true;

@@ -48,7 +48,6 @@ struct fd_heap {
  *	the well's clock when it started waiting
  * @clock: the @received of its readers when they were last served, from
  *	which one counts when it starts waiting
- * @since: when its readers were last served (ns)
  * @in_heap: @node is in the well's heap
  * @taken_before: its readers took bits from the well before
  */
@@ -57,7 +56,6 @@ struct fd_share_party {
 	struct fd_heap clients;
 	u64 vt;
 	u64 clock;
-	u64 since;
 	bool in_heap;
 	bool taken_before;
 };

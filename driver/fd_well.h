@@ -33,14 +33,16 @@
  */
 #define FD_WELL_ROLLS_NS	5000000ULL
 /*
- * Fair bits a reader, or a party (a user in a cgroup), that starts waiting
- * again may count below the others. Back within FD_WELL_RETURN_NS of its
- * last turn, it was kept away by the machine (a wake-up, a CPU taken by
- * others, its rolls and the system call between two reads): the turns it
- * missed are its, up to FD_WELL_LAG_BITS. Back later, it was idle, and
- * keeps FD_WELL_SLACK_BITS at most. One that never took bits starts
- * FD_WELL_DEBIT_BITS above them instead, so that a stream of new files
- * cannot keep a waiting reader from its turn.
+ * Fair bits a reader that starts waiting again may count below the other
+ * readers of its party. Back within FD_WELL_RETURN_NS of its last turn, it
+ * was kept away by the machine (a wake-up, a CPU taken by others, its
+ * rolls and the system call between two reads): the turns it missed are
+ * its, up to FD_WELL_LAG_BITS. Back later, it was idle, and keeps
+ * FD_WELL_SLACK_BITS at most. A party (a user in a cgroup) that starts
+ * waiting again keeps FD_WELL_SLACK_BITS at most below the other parties.
+ * A reader or a party that never took bits starts FD_WELL_DEBIT_BITS above
+ * the others instead, so that a stream of new files cannot keep a waiting
+ * reader from its turn.
  */
 #define FD_WELL_RETURN_NS	20000000ULL
 #define FD_WELL_LAG_BITS	16384

