@@ -796,19 +796,17 @@ static __always_inline u64 fd_sampler_bits_take(struct fd_sampler_bits *b,
 }
 
 /*
- * One accept/reject step of the batch die (sides itself when there is no
- * batch) on the state (*@zp, *@mp), 64 bits wide: fd_sampler_roll64() with
- * the state in registers. Q is M div batch when @exact; otherwise the high
- * half of M times floor(2^64 / batch), M div batch or one less: any Q with
- * Q batch <= M is exact, and a smaller one only makes a rejection, which is
- * recycled, a little likelier. False when the bits run out before M
+ * One accept/reject step of a dual die on the state (*@zp, *@mp), 64 bits
+ * wide: fd_sampler_roll64() with the state in registers. Q is the high
+ * half of M times floor(2^64 / sides), M div sides or one less: any Q with
+ * Q sides <= M is exact, and a smaller one only makes a rejection, which
+ * is recycled, a little likelier. False when the bits run out before M
  * reaches its target: the state keeps the bits it took.
  */
-static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
-					    u64 *zp, u64 *mp, u64 *out,
-					    bool exact, const struct fd_sampler *fs)
+static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
+						 u64 *zp, u64 *mp, u64 *out)
 {
-	u64 n = b->batch, r = b->recip, z = *zp, m = *mp, q, qn, rem;
+	u64 n = b->batch, r = b->recip, z = *zp, m = *mp, q, qn;
 	u64 target = 1ULL << b->precision;
 	unsigned int k;
 
@@ -831,13 +829,8 @@ static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
 			*zp = z;
 			*mp = m;
 		}
-		if (exact) {
-			q = fd_recip_div(m, n, r, &rem);
-			qn = m - rem;
-		} else {
-			q = (u64)(((fd_u128)m * r) >> 64);
-			qn = q * n;
-		}
+		q = (u64)(((fd_u128)m * r) >> 64);
+		qn = q * n;
 		if (z < qn)
 			break;
 		z -= qn;
@@ -845,19 +838,9 @@ static __always_inline bool fd_sampler_step(struct fd_sampler_bits *b,
 		*zp = z;
 		*mp = m;
 	}
-	/* With @fs, *@out is the fraction of the roll (fd_frac_divide()). */
-	if (fs)
-		*zp = fd_frac_divide(fs, z, out);
-	else
-		*zp = fd_recip_div(z, n, r, out);
+	*zp = fd_recip_div(z, n, r, out);
 	*mp = q;
 	return true;
-}
-
-static __always_inline bool fd_sampler_dual_step(struct fd_sampler_bits *b,
-						 u64 *zp, u64 *mp, u64 *out)
-{
-	return fd_sampler_step(b, zp, mp, out, false, NULL);
 }
 
 /* A dual die: the roll comes from the state whose turn it is. */
@@ -974,48 +957,143 @@ static __always_inline void fd_sampler_spell4(const struct fd_sampler *s,
 }
 
 /*
+ * What fd_sampler_fill_batches() needs of the sampler and of the pool,
+ * copied into locals that the compiler may keep in registers or spill
+ * once: the rolls are stored through a byte pointer, which may alias
+ * anything, so fields read in the loop would be read again for each batch.
+ */
+struct fd_sampler_batches {
+	u64 batch;
+	u64 recip;
+	u64 sides;
+	u64 div_lo;
+	u64 pow[3];
+	long off[3];
+	u8 div_hi;
+	u8 div_shift;
+	u8 len;
+	u8 run;
+};
+
+/*
+ * The next k fair bits of the ring at @head, in the low bits: k in 1..63
+ * (fd_pool_bits_at(), with the mask as two shifts).
+ */
+static __always_inline u64 fd_sampler_take_low(const u64 *word, u32 head,
+					       unsigned int k)
+{
+	return (fd_pool_bits_at(word, head) << (64 - k)) >> (64 - k);
+}
+
+/*
  * Whole batches of a die of at most 256 sides, while @count leaves room
  * for one: each accepted batch is written out at once, its digits in the
  * order fd_sampler_roll() and fd_sampler_pop() hand them out, spelt by
  * fd_sampler_spell4() from the fraction its step leaves (fd_frac_divide():
  * the batch itself is never needed). *@dry is set when the bits ran out.
+ * The steps are fd_sampler_roll64()'s, with the state, the pool's cursor
+ * and the die's constants in locals.
  */
 static noinline u32 fd_sampler_fill_batches(struct fd_sampler *s,
 					    struct fd_pool *fair, u8 *dst,
 					    u32 count, bool *dry)
 {
-	struct fd_sampler_bits b = fd_sampler_bits_start(s, fair);
-	u64 z = s->z, m = s->m, v, prev = 0;
-	unsigned int len = s->batch_len;
-	u32 made = 0, ahead = 0;
+	const u64 *word = fair->word;
+	u32 head = fair->head, avail = fair->count, made = 0, left;
+	u64 z = s->z, m = s->m, prev = 0, q, rem, f, f1, f2, f3;
+	unsigned int k, top = 64 - s->precision, j;
+	struct fd_sampler_batches c;
+	bool ahead = false, ok;
+	u8 *d, *end;
 
+	c.batch = s->batch;
+	c.recip = s->batch_recip;
+	c.sides = s->sides;
+	c.div_lo = s->div_lo;
+	c.div_hi = s->div_hi;
+	c.div_shift = s->div_shift;
+	c.len = s->batch_len;
+	c.run = s->frac_run;
+	for (j = 0; j < 3; j++) {
+		c.pow[j] = s->frac_pow[j];
+		c.off[j] = -(long)fd_sampler_run_start(c.len, c.run, j + 1);
+	}
+	left = count / c.len;
 	*dry = false;
 	/*
 	 * One batch ahead: the steps are one chain of dependent
 	 * multiplications, the spelling of a batch is independent work, so
 	 * batch i is spelt after step i + 1 has been issued, where the two
-	 * overlap. @made counts the batches spelt, @ahead the one stepped.
+	 * overlap.
 	 */
-	while (count - made - ahead >= len) {
-		bool ok = fd_sampler_step(&b, &z, &m, &v, true, s);
-
+	while (left) {
+		/* The step: M topped up to its target, then accept or reject. */
+		for (;;) {
+			/* M >= 1; below 2^precision it takes k fresh bits. */
+			k = __builtin_clzll(m) - top + 1;
+			if ((int)k > 0) {
+				if (unlikely(k > avail)) {
+					k = avail;
+					if (k) {
+						z += m * fd_sampler_take_low(word,
+									     head, k);
+						m <<= k;
+						head = (head + k) % FD_POOL_BITS;
+						avail = 0;
+					}
+					ok = false;
+					break;
+				}
+				z += m * fd_sampler_take_low(word, head, k);
+				m <<= k;
+				head = (head + k) % FD_POOL_BITS;
+				avail -= k;
+			}
+			q = fd_recip_div(m, c.batch, c.recip, &rem);
+			/* Accept below Q N = M - (M mod N). */
+			if (likely(z < m - rem)) {
+				ok = true;
+				break;
+			}
+			z -= m - rem;
+			m = rem;
+		}
+		if (ok) {
+			z = fd_frac_divide_by(z, c.div_lo, c.div_hi,
+					      c.div_shift, &f);
+			m = q;
+		}
 		if (ahead) {
-			fd_sampler_spell4(s, prev, dst + made);
-			made += len;
+			/* fd_sampler_spell4() */
+			f1 = prev * c.pow[0];
+			f2 = prev * c.pow[1];
+			f3 = prev * c.pow[2];
+			d = dst + made + c.len - 1;
+			end = d - c.run;
+			for (; d != end; d--) {
+				d[0] = fd_frac_digit(&prev, c.sides);
+				d[c.off[0]] = fd_frac_digit(&f1, c.sides);
+				d[c.off[1]] = fd_frac_digit(&f2, c.sides);
+				d[c.off[2]] = fd_frac_digit(&f3, c.sides);
+			}
+			made += c.len;
 		}
 		if (!ok) {
-			ahead = 0;
+			ahead = false;
 			*dry = true;
 			break;
 		}
-		prev = v;
-		ahead = len;
+		prev = f;
+		ahead = true;
+		left--;
 	}
 	if (ahead) {
 		fd_sampler_spell4(s, prev, dst + made);
-		made += len;
+		made += c.len;
 	}
-	fd_sampler_bits_end(s, fair, &b);
+	s->bits += fair->count - avail;
+	fair->head = head;
+	fair->count = avail;
 	s->z = z;
 	s->m = m;
 	return made;

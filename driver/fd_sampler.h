@@ -254,6 +254,23 @@ static __always_inline u64 fd_frac_start(const struct fd_sampler *s, u64 v)
 	return (u64)(((fd_u128)v * s->frac_mul) >> s->frac_shift) + 1;
 }
 
+/*
+ * fd_frac_divide() with its constants R = @lo + 2^64 @hi and s' = @sh
+ * given: a caller that stores through a byte pointer keeps them in locals.
+ */
+static __always_inline u64 fd_frac_divide_by(u64 z, u64 lo, u64 hi,
+					     unsigned int sh, u64 *f)
+{
+	u64 l, mid = fd_mul_hi(z, lo, &l), top, t2;
+
+	/* X's upper 128 bits: mid + Z @hi 2^64, @hi <= 4 */
+	top = fd_mul_hi(z, hi, &t2);
+	t2 += mid;
+	top += t2 < mid;
+	*f = ((l >> sh) | (t2 << (64 - sh))) + 1;
+	return (t2 >> sh) | (top << (64 - sh));
+}
+
 /**
  * fd_frac_divide() - Z div N, and the fraction of Z mod N, at once
  * @s: the sampler, with a batch of two digits or more: N = @s->batch,
@@ -276,15 +293,7 @@ static __always_inline u64 fd_frac_start(const struct fd_sampler *s, u64 v)
 static __always_inline u64 fd_frac_divide(const struct fd_sampler *s, u64 z,
 					  u64 *f)
 {
-	unsigned int sh = s->div_shift;
-	u64 lo, mid = fd_mul_hi(z, s->div_lo, &lo), top, t2;
-
-	/* X's upper 128 bits: mid + Z @div_hi 2^64, @div_hi <= 4 */
-	top = fd_mul_hi(z, s->div_hi, &t2);
-	t2 += mid;
-	top += t2 < mid;
-	*f = ((lo >> sh) | (t2 << (64 - sh))) + 1;
-	return (t2 >> sh) | (top << (64 - sh));
+	return fd_frac_divide_by(z, s->div_lo, s->div_hi, s->div_shift, f);
 }
 
 /**
