@@ -174,7 +174,7 @@ static __always_inline bool fd_weights_batch(const struct fd_weights *w,
 					     const struct fd_sampler *s,
 					     struct fd_pool *fair,
 					     struct fd_weights_regs *g,
-					     u64 *x, bool frac)
+					     u64 *x)
 {
 	u64 n = s->batch, r = s->batch_recip, z = g->z, m = g->m, q, rem;
 	u64 target = 1ULL << s->precision, low = target;
@@ -219,11 +219,7 @@ static __always_inline bool fd_weights_batch(const struct fd_weights *w,
 		z -= m - rem;
 		m = rem;
 	}
-	/* With @frac, *@x is the batch's fraction (fd_frac_divide()). */
-	if (frac)
-		g->z = fd_frac_divide(s, z, x);
-	else
-		g->z = fd_recip_div(z, n, r, x);
+	g->z = fd_recip_div(z, n, r, x);
 	g->m = q;
 	return true;
 }
@@ -262,43 +258,125 @@ static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
 }
 
 /*
- * The faces of a whole batch as bytes, from its fraction @f
- * (fd_frac_divide()), and the state they leave: each digit is spelt as
- * fd_sampler_spell() spells it and turned into its face
- * at once. Face by face from the least significant digit the state would
- * become (((Z w_0 + l_0) w_1 + l_1) ...); the digits come from the most
- * significant down instead, in two chains, so each chain keeps the sum S
- * of its residues l_i times the weights of the digits above i in it, and
- * T, their product: then the state is ((Z T_b + S_b) T_a + S_a, Q T_b T_a),
- * the same numbers. Every partial value is at most the final one, below
- * 2^64. When @direct (a guide shift of 0), the guide has an entry for
- * every X, which names its face: no search.
+ * Whole batches of a die of at most 256 faces, as bytes, while @count
+ * leaves room for one, with the die's constants, the state and the pool's
+ * cursor in locals (a face stored through a byte pointer may alias any
+ * field, which would then be read again for every batch). Each batch is
+ * fd_weights_batch()'s step, whose fd_frac_divide() leaves the batch's
+ * fraction f, and its faces: each digit is spelt as fd_sampler_spell()
+ * spells it and turned into its face at once. Face by face from the least
+ * significant digit the state would become (((Z w_0 + l_0) w_1 + l_1) ...);
+ * the digits come from the most significant down instead, in two chains,
+ * so each chain keeps the sum S of its residues l_i times the weights of
+ * the digits above i in it, and T, their product: then the state is
+ * ((Z T_b + S_b) T_a + S_a, Q T_b T_a), the same numbers. Every partial
+ * value is at most the final one, below 2^64. When @direct (a guide shift
+ * of 0), the guide has an entry for every X, which names its face: no
+ * search. *@dry is set when @fair ran dry first.
  */
-static __always_inline void fd_weights_spell(const struct fd_weights *w,
-					     const struct fd_sampler *s,
-					     struct fd_weights_regs *g, u64 f,
-					     u8 *dst, bool direct)
+static __always_inline u32 fd_weights_run(const struct fd_weights *w,
+					  const struct fd_sampler *s,
+					  struct fd_pool *fair,
+					  struct fd_weights_regs *g, u8 *dst,
+					  u32 count, bool *dry, bool direct)
 {
-	unsigned int len = s->batch_len, shift = w->guide_shift, i;
-	u64 n = s->sides, sa = 0, ta = 1, sb = 0, tb = 1, x;
-	u64 f2 = f * s->frac_split;
-	u8 *hi = dst + len - 1, *lo = hi - (len - len / 2);
-	const u64 *cum = w->cum;
+	const u64 *word = fair->word, *cum = w->cum;
 	const u32 *guide = w->guide;
+	u32 head = fair->head, avail = fair->count, made = 0;
+	u64 z = g->z, m = g->m, n = s->batch, r = s->batch_recip;
+	u64 sides = s->sides, div_lo = s->div_lo, split = s->frac_split;
+	u64 target = 1ULL << s->precision, low = target, q, rem, f, f2, x;
+	u64 sa, ta, sb, tb;
+	unsigned int div_hi = s->div_hi, sh = s->div_shift, len = s->batch_len;
+	unsigned int shift = w->guide_shift, top = 64 - s->precision, k, i;
+	u8 *hi, *lo;
 
-	for (i = 0; i < len / 2; i++) {
-		x = fd_frac_digit(&f, n);
-		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
-		x = fd_frac_digit(&f2, n);
-		fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i, direct);
+	if (w->total <= target >> FD_WEIGHTS_LOW_SHIFT && n <= target >> 8)
+		low = target >> 8;
+	*dry = false;
+	while (count - made >= len) {
+		/* fd_weights_batch() */
+		for (;;) {
+			if (m < low) {
+				/* M >= 1: k in 1..63 */
+				k = __builtin_clzll(m) - top + 1;
+				if (unlikely(k > avail)) {
+					if (low < target)
+						goto dry;
+					k = avail;
+				}
+				if (k) {
+					z += m * ((fd_pool_bits_at(word, head) <<
+						   (64 - k)) >> (64 - k));
+					m <<= k;
+					head = (head + k) % FD_POOL_BITS;
+					avail -= k;
+				}
+				if (unlikely(m < target))
+					goto dry;
+			}
+			q = fd_recip_div(m, n, r, &rem);
+			if (likely(z < m - rem))
+				break;
+			z -= m - rem;
+			m = rem;
+		}
+		z = fd_frac_divide_by(z, div_lo, div_hi, sh, &f);
+		m = q;
+		/* its faces, two chains */
+		sa = 0;
+		ta = 1;
+		sb = 0;
+		tb = 1;
+		f2 = f * split;
+		hi = dst + made + len - 1;
+		lo = hi - (len - len / 2);
+		for (i = 0; i < len / 2; i++) {
+			x = fd_frac_digit(&f, sides);
+			fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i,
+					direct);
+			x = fd_frac_digit(&f2, sides);
+			fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i,
+					direct);
+		}
+		/* An odd count: the first chain has one digit more. */
+		if (len & 1) {
+			x = fd_frac_digit(&f, sides);
+			fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i,
+					direct);
+		}
+		z = (z * tb + sb) * ta + sa;
+		m = m * tb * ta;
+		made += len;
 	}
-	/* An odd count: the first chain has one digit more. */
-	if (len & 1) {
-		x = fd_frac_digit(&f, n);
-		fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i, direct);
+	if (0) {
+dry:
+		*dry = true;
 	}
-	g->z = (g->z * tb + sb) * ta + sa;
-	g->m = g->m * tb * ta;
+	g->bits += fair->count - avail;
+	fair->head = head;
+	fair->count = avail;
+	g->z = z;
+	g->m = m;
+	return made;
+}
+
+static noinline u32 fd_weights_run_direct(const struct fd_weights *w,
+					  const struct fd_sampler *s,
+					  struct fd_pool *fair,
+					  struct fd_weights_regs *g, u8 *dst,
+					  u32 count, bool *dry)
+{
+	return fd_weights_run(w, s, fair, g, dst, count, dry, true);
+}
+
+static noinline u32 fd_weights_run_search(const struct fd_weights *w,
+					  const struct fd_sampler *s,
+					  struct fd_pool *fair,
+					  struct fd_weights_regs *g, u8 *dst,
+					  u32 count, bool *dry)
+{
+	return fd_weights_run(w, s, fair, g, dst, count, dry, false);
 }
 
 /*
@@ -321,7 +399,7 @@ static __always_inline bool fd_weights_step64(const struct fd_weights *w,
 					       s->sides_recip, &x);
 		g->ndigits--;
 	} else {
-		if (!fd_weights_batch(w, s, fair, g, &x, false))
+		if (!fd_weights_batch(w, s, fair, g, &x))
 			return false;
 		if (s->batch_len > 1) {
 			g->digits = fd_recip_div_small(x, w->total,
@@ -481,21 +559,29 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 	g.bits = s->bits;
 	while (made < count) {
 		/* A whole batch at once: its digits, then a face for each. */
-		if (len > 1 && !g.ndigits && count - made >= len) {
-			if (!fd_weights_batch(w, s, fair, &g, &v, width == 1))
+		if (len > 1 && !g.ndigits && count - made >= len &&
+		    width == 1) {
+			bool dry;
+
+			made += w->guide_shift ?
+				fd_weights_run_search(w, s, fair, &g,
+						      dst + made, count - made,
+						      &dry) :
+				fd_weights_run_direct(w, s, fair, &g,
+						      dst + made, count - made,
+						      &dry);
+			if (dry)
 				break;
-			if (width == 1 && !w->guide_shift) {
-				fd_weights_spell(w, s, &g, v, dst + made, true);
-			} else if (width == 1) {
-				fd_weights_spell(w, s, &g, v, dst + made, false);
-			} else {
-				fd_sampler_spell(s, v, digit);
-				for (i = 0; i < len; i++)
-					fd_put_roll(dst + (made + i) * width,
-						    fd_weights_face(w, &g,
-								    digit[i]),
-						    width);
-			}
+			continue;
+		}
+		if (len > 1 && !g.ndigits && count - made >= len) {
+			if (!fd_weights_batch(w, s, fair, &g, &v))
+				break;
+			fd_sampler_spell(s, v, digit);
+			for (i = 0; i < len; i++)
+				fd_put_roll(dst + (made + i) * width,
+					    fd_weights_face(w, &g, digit[i]),
+					    width);
 			made += len;
 			continue;
 		}
