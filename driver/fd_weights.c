@@ -104,6 +104,17 @@ int fd_weights_init(struct fd_weights *w, u64 *table, u32 count)
 			f++;
 		guide[i] = f;
 	}
+	/* Packed entries (FD_WEIGHTS_PACKED_W): nb is W, at most 1024. */
+	w->guide_mask = ~0U;
+	if (count <= 256 && !w->guide_shift) {
+		for (i = 0; i < nb; i++) {
+			f = guide[i];
+			guide[i] = f | (u32)(table[f + 1] - table[f]) <<
+				   FD_WEIGHTS_PACKED_W |
+				   (u32)(i - table[f]) << FD_WEIGHTS_PACKED_L;
+		}
+		w->guide_mask = 0xff;
+	}
 	w->total = sum;
 	w->count = count;
 	w->first = first;
@@ -143,9 +154,9 @@ void fd_weights_attach(const struct fd_weights *w, struct fd_sampler *s)
 
 /* The face whose interval holds @x, from its guide entry on. */
 static __always_inline u32 fd_weights_find(const u64 *cum, const u32 *guide,
-					   unsigned int shift, u64 x)
+					   unsigned int shift, u32 mask, u64 x)
 {
-	u32 f = guide[x >> shift];
+	u32 f = guide[x >> shift] & mask;
 
 	while (cum[f + 1] <= x)
 		f++;
@@ -232,7 +243,8 @@ static __always_inline bool fd_weights_batch(const struct fd_weights *w,
 static __always_inline u32 fd_weights_face(const struct fd_weights *w,
 					   struct fd_weights_regs *g, u64 x)
 {
-	u32 f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	u32 f = fd_weights_find(w->cum, w->guide, w->guide_shift,
+				 w->guide_mask, x);
 	u64 c = w->cum[f], wf = w->cum[f + 1] - c;
 
 	g->z = g->z * wf + (x - c);
@@ -243,15 +255,26 @@ static __always_inline u32 fd_weights_face(const struct fd_weights *w,
 /*
  * The face of digit @x of a batch, into *@dst, and its residue l = x - c_f
  * folded in below the digits above it: S += l T, T *= w_f. The die's
- * table is in registers (a byte stored may alias anything).
+ * table is in registers (a byte stored may alias anything). When @packed
+ * (a guide shift of 0 and at most 256 faces), the guide entry of x holds
+ * all three (FD_WEIGHTS_PACKED_W): one load.
  */
 static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
 					    unsigned int shift, u64 x, u64 *s,
-					    u64 *t, u8 *dst, bool direct)
+					    u64 *t, u8 *dst, bool packed)
 {
-	u32 f = direct ? guide[x] : fd_weights_find(cum, guide, shift, x);
-	u64 c = cum[f];
+	u32 e, f;
+	u64 c;
 
+	if (packed) {
+		e = guide[x];
+		*s += (u64)(e >> FD_WEIGHTS_PACKED_L) * *t;
+		*t *= (e >> FD_WEIGHTS_PACKED_W) & 0x7ff;
+		*dst = e;
+		return;
+	}
+	f = fd_weights_find(cum, guide, shift, ~0U, x);
+	c = cum[f];
 	*s += (x - c) * *t;
 	*t *= cum[f + 1] - c;
 	*dst = f;
@@ -270,15 +293,16 @@ static __always_inline void fd_weights_fold(const u64 *cum, const u32 *guide,
  * so each chain keeps the sum S of its residues l_i times the weights of
  * the digits above i in it, and T, their product: then the state is
  * ((Z T_b + S_b) T_a + S_a, Q T_b T_a), the same numbers. Every partial
- * value is at most the final one, below 2^64. When @direct (a guide shift
- * of 0), the guide has an entry for every X, which names its face: no
- * search. *@dry is set when @fair ran dry first.
+ * value is at most the final one, below 2^64. When @packed (a guide shift
+ * of 0), the guide has an entry for every X, which names its face, its
+ * weight and the residue: no search. *@dry is set when @fair ran dry
+ * first.
  */
 static __always_inline u32 fd_weights_run(const struct fd_weights *w,
 					  const struct fd_sampler *s,
 					  struct fd_pool *fair,
 					  struct fd_weights_regs *g, u8 *dst,
-					  u32 count, bool *dry, bool direct)
+					  u32 count, bool *dry, bool packed)
 {
 	const u64 *word = fair->word, *cum = w->cum;
 	const u32 *guide = w->guide;
@@ -334,16 +358,16 @@ static __always_inline u32 fd_weights_run(const struct fd_weights *w,
 		for (i = 0; i < len / 2; i++) {
 			x = fd_frac_digit(&f, sides);
 			fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i,
-					direct);
+					packed);
 			x = fd_frac_digit(&f2, sides);
 			fd_weights_fold(cum, guide, shift, x, &sb, &tb, lo - i,
-					direct);
+					packed);
 		}
 		/* An odd count: the first chain has one digit more. */
 		if (len & 1) {
 			x = fd_frac_digit(&f, sides);
 			fd_weights_fold(cum, guide, shift, x, &sa, &ta, hi - i,
-					direct);
+					packed);
 		}
 		z = (z * tb + sb) * ta + sa;
 		m = m * tb * ta;
@@ -361,7 +385,7 @@ dry:
 	return made;
 }
 
-static noinline u32 fd_weights_run_direct(const struct fd_weights *w,
+static noinline u32 fd_weights_run_packed(const struct fd_weights *w,
 					  const struct fd_sampler *s,
 					  struct fd_pool *fair,
 					  struct fd_weights_regs *g, u8 *dst,
@@ -465,7 +489,8 @@ static bool fd_weights_step128(const struct fd_weights *w,
 		m = rem;
 	}
 	z = fd_div128(z, n, &x);
-	f = fd_weights_find(w->cum, w->guide, w->guide_shift, x);
+	f = fd_weights_find(w->cum, w->guide, w->guide_shift, w->guide_mask,
+			    x);
 	wf = fd_weights_weight(w, f);
 	s->z = z * wf + (x - w->cum[f]);
 	s->m = q * wf;
@@ -563,11 +588,11 @@ u32 fd_weights_fill(const struct fd_weights *w, struct fd_sampler *s,
 		    width == 1) {
 			bool dry;
 
-			made += w->guide_shift ?
+			made += w->guide_mask == ~0U ?
 				fd_weights_run_search(w, s, fair, &g,
 						      dst + made, count - made,
 						      &dry) :
-				fd_weights_run_direct(w, s, fair, &g,
+				fd_weights_run_packed(w, s, fair, &g,
 						      dst + made, count - made,
 						      &dry);
 			if (dry)

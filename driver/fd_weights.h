@@ -26,6 +26,8 @@
  * @count: number of faces, 1..FD_WEIGHTS_MAX_FACES
  * @first: the first face of positive weight (the only one when W is 1)
  * @guide_shift: X >> @guide_shift indexes @guide
+ * @guide_mask: the bits of a @guide entry that name its face: 0xff when
+ *	the entries are packed (FD_WEIGHTS_PACKED_W), else all ones
  * @cum: @count + 1 cumulative sums, @cum[0] = 0 .. @cum[@count] = W
  * @guide: for bucket b, the first face f with @cum[f + 1] > b << shift:
  *	the search for X starts there and never goes back
@@ -35,9 +37,19 @@ struct fd_weights {
 	u32 count;
 	u32 first;
 	u32 guide_shift;
+	u32 guide_mask;
 	u64 *cum;
 	u32 *guide;
 };
+
+/*
+ * A die of at most 256 faces whose guide has an entry for every X (a
+ * shift of 0, W at most 1024) has packed entries: the face f in bits 0-7,
+ * its weight w_f (1..1024) in bits 8-18 and X - c_f (0..1023) in bits
+ * 19-28, all that a byte-wide draw needs from one load.
+ */
+#define FD_WEIGHTS_PACKED_W	8
+#define FD_WEIGHTS_PACKED_L	19
 
 size_t fd_weights_table_words(u32 count);
 int fd_weights_init(struct fd_weights *w, u64 *table, u32 count);

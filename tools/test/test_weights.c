@@ -83,11 +83,20 @@ static bool guide_ok(const struct fd_weights *w)
 
 	if (w->cum[0] || w->cum[w->count] != w->total)
 		return false;
+	/* Packed entries exactly for byte-wide dice with a shift of 0. */
+	if ((w->guide_mask == 0xff) !=
+	    (w->count <= 256 && !w->guide_shift))
+		return false;
 	for (b = 0; b < nb; b++) {
 		start = b << w->guide_shift;
-		f = w->guide[b];
+		f = w->guide[b] & w->guide_mask;
 		if (f >= w->count || w->cum[f] > start ||
 		    w->cum[f + 1] <= start)
+			return false;
+		if (w->guide_mask == 0xff &&
+		    w->guide[b] != (f | fd_weights_weight(w, f) <<
+				    FD_WEIGHTS_PACKED_W |
+				    (start - w->cum[f]) << FD_WEIGHTS_PACKED_L))
 			return false;
 	}
 	return fd_weights_weight(w, w->first) &&
