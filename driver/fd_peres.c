@@ -181,7 +181,8 @@ static inline void fd_peres_split32(u64 x, unsigned int np, bool pext,
 	}
 	x = fd_low_bits(x, 2 * np);
 	first = fd_pext(x, even);
-	d = fd_pext(x ^ (x >> 1), even);
+	/* The pairs that differ: their first and second bits differ. */
+	d = first ^ fd_pext(x, even << 1);
 	s->vn = fd_pext(first, d);
 	s->nvn = hweight64(d);
 	fd_ct_public(s->nvn);
@@ -204,8 +205,8 @@ static inline void fd_peres_split64(u64 x0, u64 x1, unsigned int np,
 	x1 = fd_low_bits(x1, 2 * np - 64);
 	if (pext) {
 		first = fd_pext(x0, even) | fd_pext(x1, even) << 32;
-		d = fd_pext(x0 ^ (x0 >> 1), even) |
-		    fd_pext(x1 ^ (x1 >> 1), even) << 32;
+		d = first ^ (fd_pext(x0, even << 1) |
+			     fd_pext(x1, even << 1) << 32);
 		s->vn = fd_pext(first, d);
 		s->nvn = hweight64(d);
 		fd_ct_public(s->nvn);
