@@ -849,7 +849,7 @@ static int fdc_shuf_repeat(struct fdc_engine *e, const struct fdc_shuf_out *o,
 {
 	u64 buf[FDC_CACHE_MAX], done = 0, chunk, i;
 
-	while (done < k && !ferror(o->f)) {
+	while (done < k && !ferror_unlocked(o->f)) {
 		if (k != UINT64_MAX)
 			fdc_progress(o->sh->cmd, done, k);
 		chunk = k - done < FDC_CACHE_MAX ? k - done : FDC_CACHE_MAX;
@@ -890,7 +890,7 @@ static int fdc_shuf_once(struct fdc_engine *e, const struct fdc_shuf_out *o,
 	fdc_progress_output(o->f);
 	if (ret)
 		return -1;
-	for (i = 0; i < k && !ferror(o->f); i++) {
+	for (i = 0; i < k && !ferror_unlocked(o->f); i++) {
 		if (o->sh->times == 1)
 			fdc_progress(o->writing, i, k);
 		/* Lines come from all over the input: ask for one ahead. */
@@ -1163,7 +1163,7 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 			     "lines");
 		fdc_json_array();
 	}
-	for (t = 0; t < sh->times && !ferror(o.f); t++) {
+	for (t = 0; t < sh->times && !ferror_unlocked(o.f); t++) {
 		fdc_progress(sh->cmd, t, sh->times);
 		if (sh->json && sh->input == FDC_SHUF_RANGE)
 			fdc_json_array();
