@@ -413,30 +413,33 @@ static int fdc_verify_one(struct fdc_verify *v, const struct fdc_members *m,
 	return fdc_fail(v, seq, "record", "unknown type");
 }
 
-/* Where the member named @k (@len bytes) goes in @m, or NULL. */
+/*
+ * Where the member named @k (@len bytes) goes in @m, or NULL: the names
+ * of one length are few, and most lines name only those verify reads.
+ */
 static json_t **fdc_member(struct fdc_members *m, const char *k, size_t len)
 {
-#define FDC_MEMBER(name) { #name, sizeof(#name) - 1, \
-			   offsetof(struct fdc_members, name) }
-	static const struct {
-		const char *name;
-		size_t len;
-		size_t at;
-	} names[] = {
-		FDC_MEMBER(fairdie), FDC_MEMBER(seq), FDC_MEMBER(prev),
-		FDC_MEMBER(type), FDC_MEMBER(key), FDC_MEMBER(public),
-		FDC_MEMBER(commitment), FDC_MEMBER(sealed),
-		FDC_MEMBER(public_value), FDC_MEMBER(secret),
-		FDC_MEMBER(outcome), FDC_MEMBER(request), FDC_MEMBER(source),
-	};
-#undef FDC_MEMBER
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (len == names[i].len && k[0] == names[i].name[0] &&
-		    !memcmp(k, names[i].name, len))
-			return (json_t **)((char *)m + names[i].at);
+#define FDC_IS(name) (len == sizeof(#name) - 1 && !memcmp(k, #name, len))
+	switch (len) {
+	case 3:
+		return FDC_IS(seq) ? &m->seq : FDC_IS(key) ? &m->key : NULL;
+	case 4:
+		return FDC_IS(type) ? &m->type : FDC_IS(prev) ? &m->prev : NULL;
+	case 6:
+		return FDC_IS(sealed) ? &m->sealed : FDC_IS(secret) ? &m->secret :
+		       FDC_IS(public) ? &m->public : FDC_IS(source) ? &m->source :
+		       NULL;
+	case 7:
+		return FDC_IS(outcome) ? &m->outcome :
+		       FDC_IS(request) ? &m->request :
+		       FDC_IS(fairdie) ? &m->fairdie : NULL;
+	case 10:
+		return FDC_IS(commitment) ? &m->commitment : NULL;
+	case 12:
+		return FDC_IS(public_value) ? &m->public_value : NULL;
+	}
 	return NULL;
+#undef FDC_IS
 }
 
 /*

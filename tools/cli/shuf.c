@@ -849,7 +849,7 @@ static int fdc_shuf_repeat(struct fdc_engine *e, const struct fdc_shuf_out *o,
 {
 	u64 buf[FDC_CACHE_MAX], done = 0, chunk, i;
 
-	while (done < k && !ferror(o->f)) {
+	while (done < k && !ferror_unlocked(o->f)) {
 		if (k != UINT64_MAX)
 			fdc_progress(o->sh->cmd, done, k);
 		chunk = k - done < FDC_CACHE_MAX ? k - done : FDC_CACHE_MAX;
@@ -890,7 +890,7 @@ static int fdc_shuf_once(struct fdc_engine *e, const struct fdc_shuf_out *o,
 	fdc_progress_output(o->f);
 	if (ret)
 		return -1;
-	for (i = 0; i < k && !ferror(o->f); i++) {
+	for (i = 0; i < k && !ferror_unlocked(o->f); i++) {
 		if (o->sh->times == 1)
 			fdc_progress(o->writing, i, k);
 		/* Lines come from all over the input: ask for one ahead. */
@@ -1083,6 +1083,7 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 	struct fdc_engine eng;
 	u64 n, k, t, i, *items = NULL, *pick = NULL;
 	int ret = FDC_EXIT_FAILURE, more, fd;
+	size_t len;
 	/* A sample of lines needs only its own lines in memory. */
 	bool stream = !sh->repeat && sh->head != UINT64_MAX;
 
@@ -1095,7 +1096,10 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 		eng.progress = fdc_progress;
 		eng.progress_what = sh->cmd;
 	}
-	snprintf(o.writing, sizeof(o.writing), "%s (output)", sh->cmd);
+	/* Without snprintf(): verify replays its draws one run each. */
+	len = strnlen(sh->cmd, sizeof(o.writing) - sizeof(" (output)"));
+	memcpy(o.writing, sh->cmd, len);
+	memcpy(o.writing + len, " (output)", sizeof(" (output)"));
 	switch (sh->input) {
 	case FDC_SHUF_RANGE:
 		n = sh->count;
@@ -1163,7 +1167,7 @@ int fdc_shuf_run(const struct fdc_config *cfg, struct fdc_shuf *sh)
 			     "lines");
 		fdc_json_array();
 	}
-	for (t = 0; t < sh->times && !ferror(o.f); t++) {
+	for (t = 0; t < sh->times && !ferror_unlocked(o.f); t++) {
 		fdc_progress(sh->cmd, t, sh->times);
 		if (sh->json && sh->input == FDC_SHUF_RANGE)
 			fdc_json_array();

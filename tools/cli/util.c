@@ -164,9 +164,10 @@ static int fdc_user_source(struct fdc_config *cfg, enum fdc_user_source kind)
  */
 static int fdc_config_check(struct fdc_config *cfg)
 {
-	const char *env = getenv("FAIRDIE_SOURCE");
+	const char *env;
 
 	if (!cfg->source_opt) {
+		env = getenv("FAIRDIE_SOURCE");
 		cfg->user_source = FDC_USRC_DEVICE;
 		if (!env || !*env || cfg->device_opts || !strcmp(env, "device"))
 			return 0;
