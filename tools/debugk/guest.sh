@@ -31,6 +31,7 @@ step() {
 	name=$1
 	shift
 	echo "# --- debugk: $name"
+	step_t0=$(cut -d' ' -f1 /proc/uptime)
 	if "$@"; then
 		passed=$((passed + 1))
 		echo "ok - debugk: $name"
@@ -38,6 +39,7 @@ step() {
 		failed=$((failed + 1))
 		echo "not ok - debugk: $name"
 	fi
+	echo "# debugk: $name: $(awk -v t0="$step_t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
 }
 
 # ------------------------------------------------------------ checkers

@@ -3,8 +3,9 @@
 #
 # Runs inside the VM (make vmtest), the module loaded with hwrng=rdseed on a
 # CPU with RDSEED and RDRAND (QEMU 10, -cpu max):
-#   1. every kselftest program (selftests/fairdie_*_test), and each one
-#      built for 32 bits (fairdie_*_test_32), through compat_ioctl
+#   1. every kselftest program (selftests/fairdie_*_test), and its twin
+#      built for 32 bits (fairdie_*_test_32, through compat_ioctl) where
+#      selftests/Makefile builds one
 #   2. the fairdie tool against the real device (tools/cli/test_vm.sh), and
 #      its captures for a test lab (tools/guest/collect.sh)
 #   3. entropy feeding: /dev/hwrng through the hwrng core, rngtest, fed by
@@ -29,6 +30,7 @@ step() {
 	name=$1
 	shift
 	echo "# --- $name"
+	step_t0=$(cut -d' ' -f1 /proc/uptime)
 	if "$@"; then
 		passed=$((passed + 1))
 		echo "ok - $name"
@@ -36,6 +38,7 @@ step() {
 		failed=$((failed + 1))
 		echo "not ok - $name"
 	fi
+	echo "# $name: $(awk -v t0="$step_t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
 }
 
 # rngtest over 300 blocks of 20000 bits: a good source fails a FIPS 140-2
@@ -230,7 +233,7 @@ fi
 echo "# kernel $(uname -r), default source $(cat /sys/class/misc/fairdie/source)"
 for t in /usr/bin/fairdie_*_test; do
 	step "${t##*/}" "$t"
-	step "${t##*/}_32" "${t}_32"
+	[ ! -e "${t}_32" ] || step "${t##*/}_32" "${t}_32"
 done
 step tool sh /root/test_vm.sh
 step collect sh /root/collect.sh full
