@@ -239,119 +239,21 @@ demo: vm-module tools
 		--modparams "$(MODPARAMS)" --bin tools/fairdie \
 		--file tools/guest/demo.sh -- sh /root/demo.sh
 
-check: need-deps
-	$(MAKE) -C tools/ctcheck check
-
-print-krelease:
-	@echo $(KRELEASE)
-
-# The module built for the VM's kernel, in a directory of its own so that
-# builds for several kernels do not clobber each other.
-vm-module: need-deps $(VM_KERNEL_DEP)
-	$(Q)mkdir -p $(VM_MODDIR)
-	$(Q)cp -r Kbuild driver uapi $(VM_MODDIR)/
-	$(MAKE) -C $(VM_KDIR) M=$(VM_MODDIR) FAIRDIE_FAULT=1 modules
-
-# Every kselftest program, 64-bit and 32-bit (selftests/Makefile says which
-# have no 32-bit twin).
-SELFTEST_PROGS = $(patsubst %.c,%,$(wildcard selftests/fairdie_*_test.c))
-SELFTEST_COMPAT = $(filter-out selftests/fairdie_well_test_32,$(SELFTEST_PROGS:%=%_32))
-VM_TOOLS = --bin tools/fairdie \
-	$(foreach p,$(SELFTEST_PROGS) $(SELFTEST_COMPAT),--bin $(p)) \
-	--bin tools/guest/stress --bin tools/guest/fuzz --bin tools/guest/fdread \
-	--bin tools/guest/simwords
-
-VM_TEST = --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-	$(VM_TOOLS) --bin /usr/bin/rngtest --bin /usr/bin/ent \
-	--file $(VM_MODDIR)/fairdie.ko --file tools/cli/test_vm.sh \
-	--file tools/cli/testlib.sh \
-	--file tools/guest/vmtest.sh --file tools/guest/collect.sh \
-	--file tools/guest/certify.sh
-
-# The guest's CPU has RDSEED and RDRAND; a second, short run takes RDSEED
-# away and starts with the CRNG not initialised (tools/guest/vmtest.sh says
-# what each run tests); then the clone test, on the debug kernel too.
-vmtest: vm-module tools
-	$(VM) $(VM_TEST) $(DEBUGK_TEST_ARGS) --modparams "hwrng=rdseed" \
-		--append "random.trust_cpu=0 random.trust-cpu=on" \
-		-- $(DEBUGK_WRAP) sh /root/vmtest.sh
-	$(VM) $(VM_TEST) --qemu "-cpu max,-rdseed" \
-		--append "random.trust_cpu=off random.trust_bootloader=off" \
-		-- sh /root/vmtest.sh no-rdseed
-	$(VM_CLONE)
-
-# Clone safety: a guest holding buffered rolls is saved and restored twice
-# with new VM generation IDs (QEMU's vmgenid); the clones' next rolls must
-# differ, and must not once the flush is switched off (tools/vm/clonetest.sh).
-VM_CLONE = tools/vm/clonetest.sh --kernel $(VM_IMAGE) $(DEBUGK_VM_ARGS) \
-	--module $(VM_MODDIR)/fairdie.ko --modparams "hwrng=rdseed" \
-	--bin tools/guest/vmclone
-
-vmclone: vm-module tools
-	$(VM_CLONE)
-
-# The debug kernel: built once (the first run takes a while), then the VM
-# suite runs on it inside tools/debugk/guest.sh (checkers live, fault
-# injection, kmemleak scan after rmmod).  Stack dumps of the allocation
-# failures it injects are expected (their "Call Trace:" and frame lines,
-# which name lockdep_* functions, are let through); guest.sh fails on any
-# other.
-ifeq ($(KVER),debug)
-# "lockdep" in the kernel log fails a run: not in its boot banner.
-DEBUGK_VM_ARGS = --append no_hash_pointers \
-	--klog-ignore 'RCU lockdep checking is enabled'
-DEBUGK_TEST_ARGS = --klog-ignore \
-	'RCU lockdep checking is enabled|Call Trace:|^\[ *[0-9.]+\]  ' \
-	--bin .build/debugk/fdfault --file tools/debugk/guest.sh
-DEBUGK_WRAP = FAIRDIE_PARAMS=hwrng=rdseed sh /root/guest.sh
-# KASAN under TCG is slow: more time, unless VM_TIMEOUT was given.
-ifeq ($(origin VM_TIMEOUT),file)
-VM_TIMEOUT = 2700
-endif
-vmtest: .build/debugk/fdfault
-endif
-
-debug-kernel: need-deps
-	tools/debugk/build.sh
-
-.build/debugk/fdfault: tools/debugk/fdfault.c uapi/linux/fairdie.h
-	$(Q)mkdir -p .build/debugk
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -static -Iuapi -o $@ $<
-
-# A debug-kernel run fails when a checker fires: the test-only fdbug.ko.
-debugk-canary: need-deps
-	tools/debugk/canary.sh
-
-vmtest-all:
-	$(MAKE) vmtest KVER=6.1
-	$(MAKE) vmcertify KVER=6.1 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
-	$(MAKE) vmtest KVER=6.12
-	$(MAKE) vmcertify KVER=6.12 CERTIFY_COUNT=$(CHECK_CERTIFY_COUNT)
-	$(MAKE) vmtest KVER=debug
-	$(MAKE) debugk-canary
-
-vmrun: vm-module tools
-	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_KO) \
-		--modparams "$(MODPARAMS)" $(VM_TOOLS) \
-		$(foreach f,$(VMFILES),--file $(f)) -- '$(CMD)'
-
-demo: vm-module tools
-	$(VM) --timeout $(VM_TIMEOUT) --module $(VM_MODDIR)/fairdie.ko \
-		--modparams "$(MODPARAMS)" --bin tools/fairdie \
-		--file tools/guest/demo.sh -- sh /root/demo.sh
-
 # The debug kernel builds at the lowest priority beside the steps that need
 # no VM (they mostly keep one CPU busy), and is waited for before the first
 # VM boots, so that no timing the VM tests take shares the CPUs with it.  Its
 # log is .build/debugk/build.log; if it failed, 'make debug-kernel' tries
 # again in the foreground and shows why.
 check: need-deps
+	$(Q)mkdir -p .build/debugk
+	$(Q)DEBUGK_NICE=19 tools/debugk/build.sh >.build/debugk/build.log 2>&1 &
 	$(MAKE) test
 	$(MAKE) ctcheck
 	$(MAKE) pkgtest
 	$(MAKE) lint
 	$(MAKE) docs
 	$(MAKE) bench-smoke
+	$(MAKE) debug-kernel
 	$(MAKE) vmtest-all
 	@echo "make check: all passed"
 
