@@ -246,6 +246,7 @@ demo: vm-module tools
 # again in the foreground and shows why.
 check: need-deps
 	$(Q)mkdir -p .build/debugk
+	$(Q)date +%s >.build/check.start
 	$(Q)DEBUGK_NICE=19 tools/debugk/build.sh >.build/debugk/build.log 2>&1 &
 	$(MAKE) test
 	$(MAKE) ctcheck
@@ -255,7 +256,7 @@ check: need-deps
 	$(MAKE) bench-smoke
 	$(MAKE) debug-kernel
 	$(MAKE) vmtest-all
-	@echo "make check: all passed"
+	@echo "make check: all passed in $$(($$(date +%s) - $$(cat .build/check.start))) s"
 
 # The documents build with warnings as errors, and name everything the code
 # offers.
