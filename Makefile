@@ -239,24 +239,32 @@ demo: vm-module tools
 		--modparams "$(MODPARAMS)" --bin tools/fairdie \
 		--file tools/guest/demo.sh -- sh /root/demo.sh
 
-# The debug kernel builds at the lowest priority beside the steps that need
-# no VM (they mostly keep one CPU busy), and is waited for before the first
-# VM boots, so that no timing the VM tests take shares the CPUs with it.  Its
-# log is .build/debugk/build.log; if it failed, 'make debug-kernel' tries
-# again in the foreground and shows why.
+# The debug kernel builds at the lowest priority beside the steps before the
+# VM suites (they mostly keep one CPU busy; pkgtest and bench-smoke boot a VM
+# that measures nothing), and is waited for before vmtest-all, so that no
+# timing the VM suites take shares the CPUs with it.  Its log is
+# .build/debugk/build.log; if it failed, 'make debug-kernel' tries again in
+# the foreground and shows why.  It runs in a session of its own, and is
+# stopped when a step fails or make check is interrupted: a command started
+# with & by a shell without job control ignores SIGINT, so Ctrl-C would
+# leave it building.  One shell runs the steps to hold its process group;
+# under make -n (which runs a recipe that names $(MAKE)) it is not started.
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 check: need-deps
-	$(Q)mkdir -p .build/debugk
-	$(Q)date +%s >.build/check.start
-	$(Q)DEBUGK_NICE=19 tools/debugk/build.sh >.build/debugk/build.log 2>&1 &
-	$(MAKE) test
-	$(MAKE) ctcheck
-	$(MAKE) pkgtest
-	$(MAKE) lint
-	$(MAKE) docs
-	$(MAKE) bench-smoke
-	$(MAKE) debug-kernel
-	$(MAKE) vmtest-all
-	@echo "make check: all passed in $$(($$(date +%s) - $$(cat .build/check.start))) s"
+	$(Q)set -e; start=$$(date +%s); debugk=; \
+	if [ -z "$(DRY_RUN)" ]; then \
+		mkdir -p .build/debugk; \
+		DEBUGK_NICE=19 setsid tools/debugk/build.sh </dev/null \
+			>.build/debugk/build.log 2>&1 & debugk=$$!; \
+		trap '[ -z "$$debugk" ] || kill -TERM -$$debugk 2>/dev/null || :' EXIT; \
+		trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
+	fi; \
+	for step in test ctcheck pkgtest lint docs bench-smoke debug-kernel; do \
+		echo "$(MAKE) $$step"; $(MAKE) $$step; \
+	done; \
+	[ -z "$$debugk" ] || wait $$debugk || :; debugk=; \
+	echo "$(MAKE) vmtest-all"; $(MAKE) vmtest-all; \
+	echo "make check: all passed in $$(($$(date +%s) - start)) s"
 
 # The documents build with warnings as errors, and name everything the code
 # offers.
