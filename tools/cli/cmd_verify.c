@@ -149,6 +149,14 @@ struct fdc_verify {
 	size_t head_len;
 };
 
+/*
+ * Built with FDC_VERIFY_WHOLE_LINES=1, verify reads every line whole with
+ * jansson: test_seal.sh compares what it says with what verify says.
+ */
+#ifndef FDC_VERIFY_WHOLE_LINES
+#define FDC_VERIFY_WHOLE_LINES	0
+#endif
+
 /**
  * struct fdc_members - the members of a record verify reads, each NULL when
  *	the record has none of that name
@@ -525,7 +533,8 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 			if (!*body)
 				return NULL;
 		}
-		if (n > v->head_len && !memcmp(v->line, v->head, v->head_len)) {
+		if (!FDC_VERIFY_WHOLE_LINES && n > v->head_len &&
+		    !memcmp(v->line, v->head, v->head_len)) {
 			(*body)[0] = '{';
 			memcpy(*body + 1, v->line + v->head_len,
 			       n - 1 - v->head_len);

@@ -15,8 +15,17 @@
  * "seq" member twice (duplicate), as the chain's three members and a
  * comma and nothing else (comma), or with a blank after each ':' and ','
  * (spaced, a record that holds).
+ *
+ *	seal-gen --resign IN OUT KEY
+ *
+ * writes IN's lines to OUT signed again with KEY, each line's "prev" (when
+ * the line starts as the format lays it out) made the hash of the line
+ * before in OUT: a log changed by hand, as if the key's holder had written
+ * it, for the tests that compare what verify says with what it says when
+ * jansson reads every line whole.
  */
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +107,59 @@ static int gen_append_odd(struct fdc_log *log, json_t *r, const char *bad,
 	return ret;
 }
 
+/* seal-gen --resign IN OUT KEY (see above). */
+static int gen_resign(const char *in, const char *out, const char *key)
+{
+	static const char seq[] = "{\"fairdie\":1,\"seq\":";
+	static const char prev[] = ",\"prev\":\"";
+	struct fdc_log log = { .path = out };
+	struct fdc_keys k;
+	char *buf, *p, *end, *body, *q;
+	size_t len, n;
+	int ret = 1;
+
+	if (fdc_keys_load(key, &k, true) || fdc_read_file(in, &buf, &len))
+		return 2;
+	log.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (log.fd < 0) {
+		perror(out);
+		free(buf);
+		return 1;
+	}
+	for (p = buf; (end = memchr(p, '\n', buf + len - p)); p = end + 1) {
+		/* Each line's signature at its end is signed again. */
+		if (end - p < (ptrdiff_t)FDC_SIG_SUFFIX_LEN + 2)
+			goto out;
+		n = end - p - FDC_SIG_SUFFIX_LEN;
+		body = malloc(n + 2);
+		if (!body)
+			goto out;
+		memcpy(body, p, n);
+		memcpy(body + n, "}", 2);
+		if (!strncmp(body, seq, sizeof(seq) - 1)) {
+			for (q = body + sizeof(seq) - 1; *q >= '0' && *q <= '9';)
+				q++;
+			if (!strncmp(q, prev, sizeof(prev) - 1) &&
+			    strlen(q) > sizeof(prev) + 2 * FDC_HASH_BYTES) {
+				q += sizeof(prev) - 1;
+				fdc_hex(q, log.prev, FDC_HASH_BYTES);
+				q[2 * FDC_HASH_BYTES] = '"';
+			}
+		}
+		if (gen_append_raw(&log, body, &k)) {
+			free(body);
+			goto out;
+		}
+		free(body);
+	}
+	ret = 0;
+out:
+	if (close(log.fd))
+		ret = 1;
+	free(buf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const rargv[] = { "sample", "6", "49" };
@@ -111,6 +173,8 @@ int main(int argc, char **argv)
 	size_t len;
 	json_t *r;
 
+	if (argc == 5 && !strcmp(argv[1], "--resign"))
+		return gen_resign(argv[2], argv[3], argv[4]);
 	if (argc < 4 || fdc_parse_u64(argv[3], &n) ||
 	    fdc_keys_load(argv[2], &k, true) ||
 	    fdc_log_open(&log, argv[1], &k, false)) {

@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_seal.sh FAIRDIE FAIRDIE_FAKE SEAL_GEN VECTORS - draws anyone can
-# check: keygen, seal, reveal, verify and receipts, on the host.
+# test_seal.sh FAIRDIE FAIRDIE_FAKE SEAL_GEN VECTORS FAIRDIE_WHOLE - draws
+# anyone can check: keygen, seal, reveal, verify and receipts, on the host.
+# FAIRDIE_WHOLE is the tool whose verify reads every line whole with
+# jansson.
 #
 # The test vectors replayed through --random-source; round trips of every
 # kind of request from every source; a byte changed in each member of each
 # kind of record, a record deleted, two swapped, one added without the key,
 # records signed with a wrong outcome; concurrent appends; a torn last
-# line; every refusal. Ends with "N passed, N failed".
+# line; every refusal; verify's verdicts on signed logs changed at random,
+# the same as when jansson reads every line whole. Ends with "N passed, N
+# failed".
 set -u
 
 abs() {
@@ -22,6 +26,7 @@ bin=$(abs "$1")
 fake=$(abs "$2")
 gen=$(abs "$3")
 vectors=$(abs "$4")
+whole=$(abs "$5")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/testlib.sh"
 
@@ -254,6 +259,82 @@ for odd in duplicate comma spaced; do
 				"$odd: named" && one_line "$odd"
 	fi
 done
+
+# --- what verify says does not depend on how it reads a line -----------------
+# verify reads the records of a sealed draw in the layout the tool writes
+# them, comparing what it can and giving jansson the rest; any other line is
+# read whole. Logs changed at random (a byte changed, inserted or removed, a
+# member added, an outcome escaped otherwise) and signed again, so that
+# what is refused is refused for the change and not for its signature:
+# verify, and verify reading every line whole, say the same, byte for byte.
+cp mix base
+"$gen" base key 3 || fail "seal-gen base"
+same_verdict() {
+	"$fake" verify --key key.pub "$1" >"$1.out" 2>"$1.err"
+	echo "exit $?" >>"$1.out"
+	"$whole" verify --key key.pub "$1" >"$1.wout" 2>"$1.werr"
+	echo "exit $?" >>"$1.wout"
+	cmp -s "$1.out" "$1.wout" && cmp -s "$1.err" "$1.werr"
+}
+"$gen" --resign base base.signed key || fail "seal-gen --resign"
+if same_verdict base.signed && cmp -s base base.signed &&
+	grep -q "exit 0" base.signed.out; then pass; else
+	fail "the log signed again: $(cat base.signed.err)"
+fi
+# The outcome escaped as jansson would not (\u000a for a newline): it holds,
+# read whole.
+perl -pe 's/("outcome":"[^"]*)\\n/$1\\u000a/ if /"type":"revealed"/' base \
+	>escaped
+"$gen" --resign escaped escaped.signed key || fail "seal-gen --resign"
+if same_verdict escaped.signed && grep -q "exit 0" escaped.signed.out &&
+	! cmp -s base escaped.signed; then pass; else
+	fail "an outcome escaped otherwise: $(cat escaped.signed.err)"
+fi
+perl -e '
+	srand(29);
+	my @ins = ("\"", "\\", ",", "}", "{", ":", " ", "0", "a", "\\u0000",
+		   "\\/", ",\"type\":\"sealed\"", ",\"secret\":\"" . "a" x 64 . "\"",
+		   ",\"outcome\":\"1\\n\"", ",\"commitment\":\"" . "b" x 64 . "\"",
+		   ",\"sig\":\"0\"", ",\"seq\":1", ",\"x\":1", "\"revealed\",");
+	my @rep = ("A", "0", "9", "f", "g", "\"", " ", "\\", ",");
+	open(my $f, "<", "base") or die;
+	my @l = <$f>;
+	for my $i (1 .. 200) {
+		my @m = @l;
+		my $n = int(rand(@m));
+		my $body = length($m[$n]) - 1 - 138;
+		my $at = rand() < 0.5 ? $body - 1 - int(rand(120)) :
+			 1 + int(rand($body - 1));
+		$at = 1 if $at < 1;
+		my $op = rand();
+		if ($op < 0.4) {
+			substr($m[$n], $at, 0) = $ins[int(rand(@ins))];
+		} elsif ($op < 0.8) {
+			substr($m[$n], $at, 1) = $rep[int(rand(@rep))];
+		} else {
+			substr($m[$n], $at, 1) = "";
+		}
+		open(my $o, ">", "mut$i") or die;
+		print $o @m;
+	}'
+nmut=0
+nheld=0
+for m in mut*; do
+	"$gen" --resign "$m" "$m.signed" key || { fail "seal-gen --resign $m"; continue; }
+	nmut=$((nmut + 1))
+	if ! same_verdict "$m.signed"; then
+		fail "$m: verify says $(cat "$m.signed.err") $(tail -n 1 "$m.signed.out"), read whole $(cat "$m.signed.werr") $(tail -n 1 "$m.signed.wout")"
+	elif grep -q "exit 0" "$m.signed.out"; then
+		nheld=$((nheld + 1))
+	fi
+done
+nrefused=$(cat mut*.signed.err | grep -c "record [0-9]*: record:")
+echo "# $nmut logs changed at random: $nheld hold, $nrefused not a record or incomplete"
+if [ "$nmut" -eq 200 ] && [ "$nheld" -ge 5 ] && [ "$nrefused" -ge 20 ]; then
+	pass
+else
+	fail "changes too few or all alike: $nmut, $nheld held, $nrefused refused"
+fi
 
 # --- a torn last line -------------------------------------------------------
 cp mix torn
