@@ -174,6 +174,7 @@ struct fdc_verify {
  * @outcome: "outcome"
  * @request: "request"
  * @source: "source"
+ * @sig: "sig", which only a line without the signature at its end has
  * @linked: the line starts with v->head: "fairdie", "seq" and "prev" hold
  *	(and are NULL here)
  */
@@ -192,6 +193,7 @@ struct fdc_members {
 	json_t *outcome;
 	json_t *request;
 	json_t *source;
+	json_t *sig;
 	bool linked;
 };
 
@@ -430,7 +432,8 @@ static json_t **fdc_member(struct fdc_members *m, const char *k, size_t len)
 #define FDC_IS(name) (len == sizeof(#name) - 1 && !memcmp(k, #name, len))
 	switch (len) {
 	case 3:
-		return FDC_IS(seq) ? &m->seq : FDC_IS(key) ? &m->key : NULL;
+		return FDC_IS(seq) ? &m->seq : FDC_IS(key) ? &m->key :
+		       FDC_IS(sig) ? &m->sig : NULL;
 	case 4:
 		return FDC_IS(type) ? &m->type : FDC_IS(prev) ? &m->prev : NULL;
 	case 6:
@@ -541,7 +544,7 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 			(*body)[n - v->head_len] = '}';
 			fdc_verify_load(m, *body, n - v->head_len + 1);
 			if (json_object_size(m->rec) && !m->fairdie &&
-			    !m->seq && !m->prev) {
+			    !m->seq && !m->prev && !m->sig) {
 				m->linked = true;
 				goto read;
 			}
@@ -554,7 +557,9 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 	}
 	fdc_verify_load(m, text, n);
 read:
+	/* A "sig" before the signature at the end is one named twice. */
 	if (!json_is_object(m->rec) || !fdc_vstr(m->type) ||
+	    (text != v->line && m->sig) ||
 	    (!m->linked && (json_integer_value(m->fairdie) != 1 ||
 			    !json_is_integer(m->seq)))) {
 		json_decref(m->rec);

@@ -290,6 +290,25 @@ if same_verdict escaped.signed && grep -q "exit 0" escaped.signed.out &&
 	! cmp -s base escaped.signed; then pass; else
 	fail "an outcome escaped otherwise: $(cat escaped.signed.err)"
 fi
+# A member written where the others are: named twice (refused), or one
+# that record does not name (read and left alone).
+for rec in 9 10; do
+	for name in fairdie seq prev type sig secret outcome commitment; do
+		perl -pe "s/(\"type\":\"[a-z]*\",)/\$1\"$name\":\"0\",/ if \$. == $rec" \
+			base >"named$rec$name"
+		"$gen" --resign "named$rec$name" "named$rec$name.signed" key ||
+			fail "seal-gen --resign"
+		case $rec$name in
+		9secret | 9outcome | 10commitment) want="exit 0" ;;
+		*) want="record $rec: record: not a fairdie record" ;;
+		esac
+		if same_verdict "named$rec$name.signed" &&
+			grep -q "$want" "named$rec$name.signed.out" \
+				"named$rec$name.signed.err"; then pass; else
+			fail "\"$name\" added to record $rec: $(cat "named$rec$name.signed.err")"
+		fi
+	done
+done
 perl -e '
 	srand(29);
 	my @ins = ("\"", "\\", ",", "}", "{", ":", " ", "0", "a", "\\u0000",
