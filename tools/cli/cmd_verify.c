@@ -5,7 +5,9 @@
  *
  * In the order of the log, each line is read with jansson (when its first
  * bytes are those the chain asks, they are compared and jansson reads the
- * rest: fdc_verify_parse()); a record must be a fairdie record, numbered
+ * rest: fdc_verify_parse(); a sealed draw's records in the layout the tool
+ * writes have more compared, and are read again so when a check fails:
+ * fdc_verify_fast()); a record must be a fairdie record, numbered
  * one more than the one before, holding the SHA-256 of the line before
  * (chain); a reveal must open a sealed record
  * of the same log not opened before, its secret must give the sealed
@@ -22,6 +24,7 @@
  * --all-signatures each signature is checked on its own as well.
  */
 
+#define _GNU_SOURCE		/* memmem() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -131,6 +134,8 @@ static void fdc_arena_free(void *p)
  *	format lays it out: "fairdie", "seq" and "prev" with the values the
  *	chain asks
  * @head_len: its length
+ * @fast: the record is read in the fast layout: a failed check says
+ *	nothing and returns FDC_VERIFY_WHOLE, and jansson reads it again
  */
 struct fdc_verify {
 	const char *path;
@@ -147,6 +152,7 @@ struct fdc_verify {
 	char want[2 * FDC_HASH_BYTES + 1];
 	char head[2 * FDC_HASH_BYTES + 64];
 	size_t head_len;
+	bool fast;
 };
 
 /*
@@ -156,6 +162,9 @@ struct fdc_verify {
 #ifndef FDC_VERIFY_WHOLE_LINES
 #define FDC_VERIFY_WHOLE_LINES	0
 #endif
+
+/* A check failed on a record read in the fast layout: read it again. */
+#define FDC_VERIFY_WHOLE	(-1)
 
 /**
  * struct fdc_members - the members of a record verify reads, each NULL when
@@ -175,6 +184,9 @@ struct fdc_verify {
  * @request: "request"
  * @source: "source"
  * @sig: "sig", which only a line without the signature at its end has
+ * @outcome_text: in the fast layout (fdc_verify_fast()), the outcome as the
+ *	line writes it, between its quotes (and @outcome is NULL)
+ * @outcome_len: its length
  * @linked: the line starts with v->head: "fairdie", "seq" and "prev" hold
  *	(and are NULL here)
  */
@@ -194,6 +206,8 @@ struct fdc_members {
 	json_t *request;
 	json_t *source;
 	json_t *sig;
+	const char *outcome_text;
+	size_t outcome_len;
 	bool linked;
 };
 
@@ -216,6 +230,8 @@ static const char fdc_unsigned[] =
 static int fdc_fail(struct fdc_verify *v, u64 seq, const char *what,
 		    const char *why)
 {
+	if (v->fast)
+		return FDC_VERIFY_WHOLE;
 	if (v->have_key && !fdc_line_signed(v->line, v->len, v->pub)) {
 		what = "signature";
 		why = fdc_unsigned;
@@ -304,6 +320,35 @@ static int fdc_verify_sealed(struct fdc_verify *v,
 	return 0;
 }
 
+/*
+ * Whether @text (@n bytes, between a JSON string's quotes) is @out (@len
+ * bytes) written as the log's writer writes it: '"', '\\' and newline
+ * escaped, the rest of printable ASCII as it is. For anything else (another
+ * byte in @out, another escape in @text) false: jansson reads the string.
+ */
+static bool fdc_outcome_is(const char *text, size_t n, const char *out,
+			   size_t len)
+{
+	const char *end = text + n;
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		c = out[i];
+		if (c == '\n' || c == '"' || c == '\\') {
+			if (end - text < 2 || text[0] != '\\' ||
+			    text[1] != (c == '\n' ? 'n' : c))
+				return false;
+			text += 2;
+		} else if (c >= 0x20 && c < 0x7f && text < end && *text == c) {
+			text++;
+		} else {
+			return false;
+		}
+	}
+	return text == end;
+}
+
 /* A revealed record: commitment, public value, outcome drawn again. */
 static int fdc_verify_revealed(struct fdc_verify *v,
 			       const struct fdc_members *m, u64 seq)
@@ -319,7 +364,7 @@ static int fdc_verify_revealed(struct fdc_verify *v,
 	size_t len;
 	int ret;
 
-	want = fdc_vstr(m->outcome);
+	want = m->outcome_text ? "" : fdc_vstr(m->outcome);
 	if (!json_is_integer(s) || !shex || (!json_is_null(pv) && !value) ||
 	    !want || fdc_unhex(secret, shex, FDC_SECRET_BYTES))
 		return fdc_fail(v, seq, "record",
@@ -354,7 +399,12 @@ static int fdc_verify_revealed(struct fdc_verify *v,
 	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL : value, &req);
 	if (fdc_draw_sealed(skey, &req, &out, &len))
 		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
-	ret = len != json_string_length(m->outcome) || memcmp(out, want, len);
+	if (m->outcome_text)
+		ret = !fdc_outcome_is(m->outcome_text, m->outcome_len, out,
+				      len);
+	else
+		ret = len != json_string_length(m->outcome) ||
+		      memcmp(out, want, len);
 	free(out);
 	if (ret)
 		return fdc_fail(v, seq, "outcome",
@@ -502,6 +552,121 @@ static void fdc_verify_load(struct fdc_members *m, const char *text, size_t n)
 	}
 }
 
+/* Room for @n bytes in *@body. */
+static bool fdc_body_room(char **body, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return true;
+	free(*body);
+	*cap = 2 * n;
+	*body = malloc(*cap);
+	if (*body)
+		return true;
+	*cap = 0;
+	return false;
+}
+
+/*
+ * The record on v->line read in the fast layout, the one the log's writer
+ * gives the records of a sealed draw:
+ *
+ *	HEAD "type":"sealed", MEMBERS ,"commitment":"HEX" SIG
+ *	HEAD "type":"revealed", MEMBERS ,"secret":"HEX","outcome":"TEXT" SIG
+ *
+ * HEAD is v->head, SIG the signature at the end (",\"sig\":\"...\"}"), HEX
+ * 64 characters. jansson reads "{" MEMBERS "}", and the record is checked
+ * with v->fast set: the type and HEX are taken as they stand, and TEXT is
+ * compared with the outcome drawn again, as the writer would write it
+ * (fdc_outcome_is()). Return: the record (in @m) when it holds, else
+ * NULL, and jansson reads the line again (fdc_verify_parse()).
+ *
+ * A record that holds here holds there, with the same values: HEX gave a
+ * commitment or a secret, so it is 64 hex digits, and TEXT is the JSON of
+ * the outcome, so the line is HEAD, MEMBERS (jansson read them: one or
+ * more, none named twice) and the members written around them, as one JSON
+ * object; none is named twice when MEMBERS names none of the others. A
+ * record that fails here, for any reason, is read again whole, so that
+ * what is refused, and why, is said the usual way.
+ */
+static json_t *fdc_verify_fast(struct fdc_verify *v, struct fdc_members *m,
+			       char **body, size_t *cap)
+{
+	static const char type[] = "\"type\":\"";
+	static const char sealed[] = "sealed\",";
+	static const char revealed[] = "revealed\",";
+	static const char commitment[] = ",\"commitment\":\"";
+	static const char secret[] = ",\"secret\":\"";
+	static const char outcome[] = "\",\"outcome\":\"";
+	const char *p = v->line + v->head_len, *end, *tail, *hex, *name;
+	size_t n, hex_at, hex_len = 2 * FDC_HASH_BYTES;
+	bool open;
+
+	memset(m, 0, sizeof(*m));
+	/* The first record, which names the key, is read the usual way. */
+	if (FDC_VERIFY_WHOLE_LINES || !v->n ||
+	    v->len < v->head_len + sizeof(type) + FDC_SIG_SUFFIX_LEN ||
+	    memcmp(v->line, v->head, v->head_len) ||
+	    memcmp(p, type, sizeof(type) - 1))
+		return NULL;
+	end = v->line + v->len - FDC_SIG_SUFFIX_LEN;
+	if (memcmp(end, FDC_SIG_PREFIX, sizeof(FDC_SIG_PREFIX) - 1) ||
+	    end[-1] != '"')
+		return NULL;
+	p += sizeof(type) - 1;
+	open = end - p > (ptrdiff_t)sizeof(revealed) &&
+	       !memcmp(p, revealed, sizeof(revealed) - 1);
+	if (open) {
+		name = "revealed";
+		p += sizeof(revealed) - 1;
+		hex_at = sizeof(secret) - 1;
+		tail = memmem(p, end - p, secret, hex_at);
+		if (!tail || end - tail < (ptrdiff_t)(hex_at + hex_len +
+						      sizeof(outcome)) ||
+		    memcmp(tail + hex_at + hex_len, outcome,
+			   sizeof(outcome) - 1))
+			return NULL;
+		m->outcome_text = tail + hex_at + hex_len + sizeof(outcome) - 1;
+		m->outcome_len = end - 1 - m->outcome_text;
+	} else if (end - p > (ptrdiff_t)sizeof(sealed) &&
+		   !memcmp(p, sealed, sizeof(sealed) - 1)) {
+		name = "sealed";
+		p += sizeof(sealed) - 1;
+		hex_at = sizeof(commitment) - 1;
+		if (end - p <= (ptrdiff_t)(hex_at + hex_len + 1))
+			return NULL;
+		tail = end - 1 - hex_len - hex_at;
+		if (memcmp(tail, commitment, hex_at))
+			return NULL;
+	} else {
+		return NULL;
+	}
+	hex = tail + hex_at;
+	n = tail - p;
+	if (!n || !fdc_body_room(body, cap, n + 2))
+		return NULL;
+	(*body)[0] = '{';
+	memcpy(*body + 1, p, n);
+	(*body)[n + 1] = '}';
+	fdc_verify_load(m, *body, n + 2);
+	if (!json_object_size(m->rec) || m->fairdie || m->seq || m->prev ||
+	    m->type || m->sig || m->secret || m->outcome || m->commitment)
+		goto drop;
+	/* Taken as they stand: the checks say whether they are a type, hex. */
+	m->type = json_stringn_nocheck(name, strlen(name));
+	*(open ? &m->secret : &m->commitment) =
+		json_stringn_nocheck(hex, hex_len);
+	if (m->type && (m->secret || m->commitment)) {
+		m->linked = true;
+		return m->rec;
+	}
+	json_decref(m->type);
+	json_decref(m->secret);
+	json_decref(m->commitment);
+drop:
+	json_decref(m->rec);
+	return NULL;
+}
+
 /*
  * The record on v->line, read with jansson into @m, its members taken in
  * one pass (jansson refuses duplicate members and NUL in a member's name):
@@ -529,13 +694,8 @@ static json_t *fdc_verify_parse(struct fdc_verify *v, struct fdc_members *m,
 	    !memcmp(v->line + v->len - FDC_SIG_SUFFIX_LEN, FDC_SIG_PREFIX,
 		    sizeof(FDC_SIG_PREFIX) - 1)) {
 		n = v->len - FDC_SIG_SUFFIX_LEN + 1;
-		if (n > *cap) {
-			free(*body);
-			*cap = 2 * n;
-			*body = malloc(*cap);
-			if (!*body)
-				return NULL;
-		}
+		if (!fdc_body_room(body, cap, n))
+			return NULL;
 		if (!FDC_VERIFY_WHOLE_LINES && n > v->head_len &&
 		    !memcmp(v->line, v->head, v->head_len)) {
 			(*body)[0] = '{';
@@ -685,6 +845,26 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 		/* The line before's tree is gone. */
 		fdc_arena.used = 0;
 		fdc_arena.spilled = false;
+		rec = fdc_verify_fast(&v, &m, &body, &cap);
+		if (rec) {
+			v.fast = true;
+			c = fdc_verify_one(&v, &m, v.n + 1);
+			v.fast = false;
+			if (fdc_arena.spilled) {
+				json_decref(rec);
+				json_decref(m.type);
+				json_decref(m.secret);
+				json_decref(m.commitment);
+			}
+			if (!c) {
+				v.n++;
+				goto next;
+			}
+			if (c != FDC_VERIFY_WHOLE)
+				goto out;
+			fdc_arena.used = 0;
+			fdc_arena.spilled = false;
+		}
 		rec = fdc_verify_parse(&v, &m, &body, &cap);
 		if (!rec) {
 			/* A first line with no signature is no record at all. */
@@ -704,6 +884,7 @@ int fdc_cmd_verify(struct fdc_config *cfg, int argc, char **argv)
 			json_decref(rec);
 		if (c)
 			goto out;
+next:
 		v.prev_signed = false;
 		if (all && !fdc_line_signed(v.line, v.len, v.pub)) {
 			fdc_fail(&v, v.n, "signature", "");

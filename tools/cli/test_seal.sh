@@ -309,6 +309,37 @@ for rec in 9 10; do
 		fi
 	done
 done
+# An outcome with one more character, or one fewer.
+for change in 's/\\n"(,"sig")/\\n7"$1/' 's/.(\\n"(,"sig"))/$1/'; do
+	perl -pe "$change if \$. == 10" base >outcome
+	"$gen" --resign outcome outcome.signed key || fail "seal-gen --resign"
+	same_verdict outcome.signed ||
+		fail "outcome changed: $change: read whole, verify says otherwise"
+	has outcome.signed.err "record 10: outcome: the request drawn again" \
+		"outcome changed: $change"
+done
+# An outcome the writer escapes otherwise (a tab) or not at all (UTF-8)
+# holds, read whole; one written with a raw tab, which JSON does not take,
+# is refused.
+printf 'a\tb\nc\n' >tab.items
+printf 'caf\303\251\nc\n' >utf8.items
+for odd in tab utf8; do
+	"$bin" --seed=31 seal --log "$odd" --key key --secret "$odd.secret" \
+		--public none shuffle "$odd.items" >/dev/null 2>&1
+	"$bin" reveal --log "$odd" --key key --secret "$odd.secret" \
+		>/dev/null 2>&1
+	"$gen" --resign "$odd" "$odd.signed" key || fail "seal-gen --resign"
+	if same_verdict "$odd.signed" && grep -q "exit 0" "$odd.signed.out"; then
+		pass
+	else
+		fail "an outcome with $odd: $(cat "$odd.signed.err")"
+	fi
+done
+grep -q '"outcome":"[^"]*\\t' tab.signed || fail "no tab in the outcome"
+perl -pe 's/\\t/\t/ if $. == 2' tab >rawtab
+"$gen" --resign rawtab rawtab.signed key || fail "seal-gen --resign"
+same_verdict rawtab.signed || fail "a raw tab: read whole, verify says otherwise"
+has rawtab.signed.err "record 2: record: not a fairdie record" "a raw tab"
 perl -e '
 	srand(29);
 	my @ins = ("\"", "\\", ",", "}", "{", ":", " ", "0", "a", "\\u0000",
