@@ -6,13 +6,13 @@
  * In the order of the log, each line is read with jansson (when its first
  * bytes are those the chain asks, they are compared and jansson reads the
  * rest: fdc_verify_parse(); a sealed draw's records in the layout the tool
- * writes have more compared, and are read again so when a check fails:
- * fdc_verify_fast()); a record must be a fairdie record, numbered
- * one more than the one before, holding the SHA-256 of the line before
- * (chain); a reveal must open a sealed record
- * of the same log not opened before, its secret must give the sealed
- * commitment (commitment), a public value must be given exactly when the
- * record names one (public value), and the request run on the stream of
+ * writes have more compared, and are read again so when a check before
+ * the draw fails: fdc_verify_fast()); a record must be a fairdie record,
+ * numbered one more than the one before, holding the SHA-256 of the line
+ * before (chain); a reveal must open a sealed record of the same log not
+ * opened before, its secret must give the sealed commitment (commitment),
+ * a public value must be given exactly when the record names one (public
+ * value), and the request run on the stream of
  * secret, public value and request must print the outcome recorded
  * (outcome). Whenever a record fails, its own signature is checked first,
  * so that a record changed by someone without the key is named for its
@@ -349,6 +349,28 @@ static bool fdc_outcome_is(const char *text, size_t n, const char *out,
 	return text == end;
 }
 
+/*
+ * Whether @text (@n bytes) is a JSON string's content as the log's writer
+ * may write an outcome that fdc_outcome_is() compares: printable ASCII
+ * with '"', '\\' and newline escaped, and no other escape.
+ */
+static bool fdc_outcome_plain(const char *text, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text, *end = p + n;
+
+	for (; p < end; p++) {
+		if (*p == '\\') {
+			if (end - p < 2 ||
+			    (p[1] != '"' && p[1] != '\\' && p[1] != 'n'))
+				return false;
+			p++;
+		} else if (*p < 0x20 || *p >= 0x7f || *p == '"') {
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A revealed record: commitment, public value, outcome drawn again. */
 static int fdc_verify_revealed(struct fdc_verify *v,
 			       const struct fdc_members *m, u64 seq)
@@ -397,6 +419,13 @@ static int fdc_verify_revealed(struct fdc_verify *v,
 				"a public value for a record sealed with none" :
 				"no public value for a record that names one");
 	fdc_stream_key(skey, secret, json_is_null(pv) ? NULL : value, &req);
+	/*
+	 * Read in the fast layout, the record is now what jansson reads whole
+	 * (its type and secret held, its outcome is written as the writer
+	 * writes): what the draw gives is said now, not drawn again, for a
+	 * draw that fails prints why, and would print it twice.
+	 */
+	v->fast = false;
 	if (fdc_draw_sealed(skey, &req, &out, &len))
 		return fdc_fail(v, seq, "outcome", "the request cannot be drawn again");
 	if (m->outcome_text)
@@ -577,7 +606,8 @@ static bool fdc_body_room(char **body, size_t *cap, size_t n)
  * 64 characters. jansson reads "{" MEMBERS "}", and the record is checked
  * with v->fast set: the type and HEX are taken as they stand, and TEXT is
  * compared with the outcome drawn again, as the writer would write it
- * (fdc_outcome_is()). Return: the record (in @m) when it holds, else
+ * (fdc_outcome_is(); TEXT written otherwise is not read here:
+ * fdc_outcome_plain()). Return: the record (in @m) when it holds, else
  * NULL, and jansson reads the line again (fdc_verify_parse()).
  *
  * A record that holds here holds there, with the same values: HEX gave a
@@ -585,8 +615,10 @@ static bool fdc_body_room(char **body, size_t *cap, size_t n)
  * the outcome, so the line is HEAD, MEMBERS (jansson read them: one or
  * more, none named twice) and the members written around them, as one JSON
  * object; none is named twice when MEMBERS names none of the others. A
- * record that fails here, for any reason, is read again whole, so that
- * what is refused, and why, is said the usual way.
+ * record that fails here, or in a check before its draw, is read again
+ * whole, so that what is refused, and why, is said the usual way; from
+ * its draw on it is the record jansson reads whole, and
+ * fdc_verify_revealed() says what fails itself.
  */
 static json_t *fdc_verify_fast(struct fdc_verify *v, struct fdc_members *m,
 			       char **body, size_t *cap)
@@ -627,6 +659,8 @@ static json_t *fdc_verify_fast(struct fdc_verify *v, struct fdc_members *m,
 			return NULL;
 		m->outcome_text = tail + hex_at + hex_len + sizeof(outcome) - 1;
 		m->outcome_len = end - 1 - m->outcome_text;
+		if (!fdc_outcome_plain(m->outcome_text, m->outcome_len))
+			return NULL;
 	} else if (end - p > (ptrdiff_t)sizeof(sealed) &&
 		   !memcmp(p, sealed, sizeof(sealed) - 1)) {
 		name = "sealed";

@@ -318,6 +318,28 @@ for change in 's/\\n"(,"sig")/\\n7"$1/' 's/.(\\n"(,"sig"))/$1/'; do
 	has outcome.signed.err "record 10: outcome: the request drawn again" \
 		"outcome changed: $change"
 done
+# A sealed request no draw takes (K above N), its commitment made for it:
+# the reveal fails for its outcome, and the draw says why once.
+perl -MDigest::SHA=sha256_hex -e '
+	sub f { pack("Q>", length($_[0])) . $_[0] }
+	my @l = <STDIN>;
+	my ($s) = $l[-1] =~ /"secret":"([0-9a-f]{64})"/ or die;
+	my @a = ("sample", "50", "49");
+	my $c = sha256_hex(f("fairdie commit v1") . f(pack("H*", $s)) .
+			   f("none") . pack("Q>", scalar @a) .
+			   join("", map { f($_) } @a) . pack("Q>", 0));
+	$l[-2] =~ s/"sample","6"/"sample","50"/ or die;
+	$l[-2] =~ s/"commitment":"[0-9a-f]{64}"/"commitment":"$c"/ or die;
+	print @l;' <base >undrawable || fail "a request no draw takes: perl"
+"$gen" --resign undrawable undrawable.signed key || fail "seal-gen --resign"
+same_verdict undrawable.signed ||
+	fail "a request no draw takes: read whole, verify says otherwise: $(cat undrawable.signed.err)"
+has undrawable.signed.err \
+	"record $(wc -l <base): outcome: the request cannot be drawn again" \
+	"a request no draw takes"
+if [ "$(wc -l <undrawable.signed.err)" -eq 2 ]; then pass; else
+	fail "a request no draw takes: not two lines: $(cat undrawable.signed.err)"
+fi
 # An outcome the writer escapes otherwise (a tab) or not at all (UTF-8)
 # holds, read whole; one written with a raw tab, which JSON does not take,
 # is refused.
