@@ -414,6 +414,13 @@ head -c 100 mix | tr -d '\n' >>torn
 t 1 "a torn last line" "$bin" verify --key key.pub torn &&
 	has "$tmp/err" "record 5: torn" "torn: named" &&
 	has "$tmp/err" "the 4 records before it hold" "torn: the others hold"
+# A torn line after a record changed by someone without the key: that
+# record is named for its signature, not said to hold.
+perl -pe 's/"time":"2/"time":"1/ if eof' mix >forgedtorn
+head -c 100 mix | tr -d '\n' >>forgedtorn
+t 1 "a torn line after a changed record" "$bin" verify --key key.pub \
+	forgedtorn && has "$tmp/err" "record 4: signature" "torn: changed" &&
+	one_line "torn: changed"
 cp torn torn.before
 t 1 "appending after a torn line" "$bin" --seed=1 roll d6 --log torn --key key &&
 	has "$tmp/err" "torn" "torn: append refused" &&
