@@ -37,14 +37,15 @@
 #include "sealog.h"
 
 /*
- * @body, a record without its signature (NUL-terminated, ending in '}'),
- * signed and appended as fdc_log_append() does, whatever its layout.
+ * @body, a record without its signature (@n bytes, ending in '}', NUL
+ * bytes and all), signed and appended as fdc_log_append() does, whatever
+ * its layout.
  */
-static int gen_append_raw(struct fdc_log *log, const char *body,
+static int gen_append_raw(struct fdc_log *log, const char *body, size_t n,
 			  const struct fdc_keys *k)
 {
 	static const char dom[] = FDC_DOM_SIGN;
-	size_t n = strlen(body), len = n - 1;
+	size_t len = n - 1;
 	char *msg = malloc(sizeof(dom) + n);
 	char *line = malloc(n + FDC_SIG_SUFFIX_LEN + 2);
 	u8 sig[FDC_SIG_BYTES];
@@ -101,7 +102,7 @@ static int gen_append_odd(struct fdc_log *log, json_t *r, const char *bad,
 			(unsigned long long)log->seq + 1, hex);
 	else
 		strcpy(odd, body);
-	ret = gen_append_raw(log, odd, k);
+	ret = gen_append_raw(log, odd, strlen(odd), k);
 	free(odd);
 	free(body);
 	return ret;
@@ -146,7 +147,7 @@ static int gen_resign(const char *in, const char *out, const char *key)
 				q[2 * FDC_HASH_BYTES] = '"';
 			}
 		}
-		if (gen_append_raw(&log, body, &k)) {
+		if (gen_append_raw(&log, body, n + 1, &k)) {
 			free(body);
 			goto out;
 		}

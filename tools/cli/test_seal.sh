@@ -362,6 +362,16 @@ perl -pe 's/\\t/\t/ if $. == 2' tab >rawtab
 "$gen" --resign rawtab rawtab.signed key || fail "seal-gen --resign"
 same_verdict rawtab.signed || fail "a raw tab: read whole, verify says otherwise"
 has rawtab.signed.err "record 2: record: not a fairdie record" "a raw tab"
+# A NUL byte in a reveal's time or outcome, signed (all of the line):
+# refused as JSON, both ways.
+for at in '"time":"2' '"outcome":"[0-9]*'; do
+	perl -pe "s/($at)/\$1\0/ if \$. == 10" base >nul
+	"$gen" --resign nul nul.signed key || fail "seal-gen --resign"
+	same_verdict nul.signed ||
+		fail "a NUL byte after $at: read whole, verify says otherwise"
+	has nul.signed.err "record 10: record: not a fairdie record" \
+		"a NUL byte after $at"
+done
 perl -e '
 	srand(29);
 	my @ins = ("\"", "\\", ",", "}", "{", ":", " ", "0", "a", "\\u0000",
