@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_ahead.h"
 #include "fd_retry.h"
 #include "fd_wsets.h"
 #include "pipe.h"
@@ -288,8 +289,8 @@ static struct bench_well *bench_rdseed_wells[FD_EXTRACTORS];
  * *@raw for raw RDSEED (drawn through @raw_m).
  */
 static int bench_rdseed_method(u64 sides, int ext, const struct fd_weights *w,
-			       struct bench_run *r, struct bench_rdm *raw_m,
-			       struct bench_run *raw)
+			       bool ahead, struct bench_run *r,
+			       struct bench_rdm *raw_m, struct bench_run *raw)
 {
 	struct bench_rdm m = {
 		.src = { .word = bench_rdseed_word, .tested = true },
@@ -312,8 +313,12 @@ static int bench_rdseed_method(u64 sides, int ext, const struct fd_weights *w,
 		if (w)
 			bench_pipe_set_weights(m.f, w);
 		m.len = sizeof(m.buf) / m.f->width * m.f->width;
+		if (ahead)
+			m.src.word = bench_ahead_word;
 		/* Warm up: the startup test, and for Peres its first block. */
+		bench_ahead_set(ahead);
 		err = bench_rdm_step(&m);
+		bench_ahead_set(false);
 		if (err)
 			goto out;
 	} else {
@@ -321,8 +326,12 @@ static int bench_rdseed_method(u64 sides, int ext, const struct fd_weights *w,
 	}
 	for (i = 0; i < BENCH_PHASES; i++) {
 		err = bench_rdm_slice(raw_m, phase, raw);
-		if (!err)
+		if (!err) {
+			/* The fetcher runs only while the method does. */
+			bench_ahead_set(ahead && ext >= 0);
 			err = bench_rdm_slice(&m, phase, r);
+			bench_ahead_set(false);
+		}
 		if (err)
 			goto out;
 	}
@@ -547,7 +556,8 @@ static int bench_rdseed_measure(void)
 				err = bench_rdseed_method(bench_sides[i],
 							  e < BENCH_NEXT ?
 							  (int)bench_exts[e] : -1,
-							  NULL, &r, &raw_m, &raw);
+							  NULL, false, &r, &raw_m,
+							  &raw);
 				if (err) {
 					fprintf(stderr, "bench: d%llu %s: %s\n",
 						(unsigned long long)bench_sides[i],
@@ -743,7 +753,8 @@ static int bench_rdseed_weights(void)
 			double v;
 
 			err = bench_rdseed_method(count[i], FAIRDIE_EXT_NONE,
-						  &w[i], &r, &raw_m, &raw);
+						  &w[i], false, &r, &raw_m,
+						  &raw);
 			if (err)
 				break;
 			v = r.rolls / r.secs;
@@ -1016,6 +1027,114 @@ out:
 	free(f);
 	bench_well_free(w);
 	return err;
+}
+
+static const char * const bench_ahead_notes[] = {
+	"A model of a design the module does not have yet, measured before",
+	"choosing it (bench_ahead.c): a fetcher thread on a second CPU runs",
+	"RDSEED into a buffer of its own, FD_WELL_CHUNK words at a time, and",
+	"hands each chunk over whole into a ring of 16 (4 KiB); the reader, on",
+	"the first CPU, takes a chunk at a time and never runs the instruction",
+	"while the fetcher delivers. Where RDSEED holds the core, the read path's",
+	"work then overlaps the instruction's time instead of adding to it. The",
+	"same read path and wells as above; ratio and draw as above, in turns",
+	"with raw RDSEED on the reader's CPU (the fetcher stopped meanwhile).",
+	NULL
+};
+
+/*
+ * The read path on words fetched ahead on another CPU (bench_ahead.c):
+ * ahead_d6_none_ratio, ahead_d6_peres_ratio, ahead_weights_2d6_ratio.
+ */
+static int bench_rdseed_ahead(void)
+{
+	static const struct {
+		const char *name;
+		u32 ext;
+		bool weights;
+		double min;
+	} ah[] = {
+		{ "d6_none", FAIRDIE_EXT_NONE, false, 0.95 },
+		{ "d6_peres", FAIRDIE_EXT_PERES, false, 0.92 },
+		{ "weights_2d6", FAIRDIE_EXT_NONE, true, 0.93 },
+	};
+	struct bench_rdm raw_m = { .src.word = bench_rdseed_word };
+	struct bench_stat ratio[ARRAY_SIZE(ah)] = { 0 };
+	struct bench_stat draw[ARRAY_SIZE(ah)] = { 0 };
+	u64 weights[FD_WSET_MAX], *table;
+	int cpus[2], rep, err = 0;
+	struct fd_weights w2d6;
+	cpu_set_t saved, one;
+	double h2d6;
+	u32 n2d6;
+	size_t i;
+	char a[64];
+
+	printf("## RDSEED fetched ahead on another CPU (a model)\n\n");
+	if (bench_pair_cpus(cpus) < 2 || sched_getaffinity(0, sizeof(saved),
+							   &saved)) {
+		printf("Skipped: this process may run on one CPU only.\n\n");
+		bench_key(0, "ahead_available");
+		return 0;
+	}
+	n2d6 = fd_wset(0, weights);
+	h2d6 = fd_wset_entropy(weights, n2d6);
+	table = calloc(fd_weights_table_words(n2d6), sizeof(*table));
+	if (!table)
+		return -ENOMEM;
+	memcpy(table + 1, weights, n2d6 * sizeof(*weights));
+	err = fd_weights_init(&w2d6, table, n2d6);
+	CPU_ZERO(&one);
+	CPU_SET(cpus[0], &one);
+	if (!err && sched_setaffinity(0, sizeof(one), &one))
+		err = -errno;
+	if (!err)
+		err = bench_ahead_start(cpus[1]);
+	for (rep = 0; rep < bench_opt.reps && !err; rep++) {
+		fprintf(stderr, "bench: RDSEED fetched ahead, repetition %d of %d\n",
+			rep + 1, bench_opt.reps);
+		for (i = 0; i < ARRAY_SIZE(ah) && !err; i++) {
+			struct bench_run r, raw;
+			double raw_rate, h;
+
+			err = bench_rdseed_method(ah[i].weights ? n2d6 : 6,
+						  ah[i].ext,
+						  ah[i].weights ? &w2d6 : NULL,
+						  true, &r, &raw_m, &raw);
+			if (err)
+				break;
+			raw_rate = raw.source_bits / raw.secs;
+			h = ah[i].weights ? h2d6 : bench_log2(6);
+			bench_stat_add(&ratio[i], r.rolls / r.secs * h / raw_rate);
+			bench_stat_add(&draw[i], r.source_bits / r.secs / raw_rate);
+		}
+	}
+	bench_ahead_stop();
+	sched_setaffinity(0, sizeof(saved), &saved);
+	free(table);
+	bench_keep(raw_m.acc);
+	if (err) {
+		fprintf(stderr, "bench: RDSEED fetched ahead: %s\n",
+			strerror(-err));
+		return err;
+	}
+	bench_key(1, "ahead_available");
+	bench_para(bench_ahead_notes);
+	printf("Reader on CPU %d, fetcher on CPU %d; %llu underflows retried by the fetcher.\n\n",
+	       cpus[0], cpus[1], (unsigned long long)bench_ahead_retries());
+	printf("| read path | draw median (min-max) | ratio median (min-max) | target |\n");
+	printf("|---|---:|---:|---|\n");
+	for (i = 0; i < ARRAY_SIZE(ah); i++) {
+		printf("| %s | %s | %.3f (%.3f-%.3f) | >= %.2f: %s |\n",
+		       ah[i].name, bench_spread(a, sizeof(a), &draw[i]),
+		       bench_median(&ratio[i]), bench_min(&ratio[i]),
+		       bench_max(&ratio[i]), ah[i].min,
+		       bench_median(&ratio[i]) >= ah[i].min ? "met" : "NOT met");
+		bench_key(bench_median(&ratio[i]), "ahead_%s_ratio", ah[i].name);
+		bench_key(bench_median(&draw[i]), "ahead_%s_draw", ah[i].name);
+	}
+	printf("\n");
+	return 0;
 }
 
 static const char * const bench_serve_notes[] = {
@@ -1338,6 +1457,8 @@ int main(int argc, char **argv)
 		} else {
 			bench_rdseed_report();
 			if (bench_pair())
+				ret = 1;
+			if (bench_rdseed_ahead())
 				ret = 1;
 		}
 		bench_side_by_side(have_rdseed && !ret);
