@@ -156,6 +156,7 @@ void fairdie_sources_probe(void);
 u32 fairdie_sources_present(void);
 u32 fairdie_source_resolve(u32 source);
 int fairdie_source_word(void *ctx, bool nonblock, u64 *word);
+bool fairdie_source_try(u32 source, u64 *word);
 int fairdie_source_hw(u32 source, bool nonblock, const bool *served,
 		      u64 *word, u64 *retries);
 struct hwrng;
@@ -163,6 +164,12 @@ u64 fairdie_hwrng_deadline(void);
 bool fairdie_hwrng_late(u64 deadline);
 int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 			 u64 deadline, u64 *word, u64 *retries);
+
+/* ahead.c */
+void fairdie_ahead_init(void);
+void fairdie_ahead_exit(void);
+u32 fairdie_ahead_take(u32 source, const bool *served, u64 *buf, u32 k);
+u64 fairdie_ahead_words(u64 *stale);
 
 /* share.c */
 struct fairdie_party;

@@ -144,6 +144,31 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
 }
 
 /**
+ * fairdie_fault_bypass() - whether words fetched ahead would hide a fault
+ * @source: enum fairdie_source
+ *
+ * While a knob changes what @source gives (for the current task:
+ * starve_pid aims at one process), its readers run the instruction
+ * themselves and the fetcher (driver/ahead.c) keeps nothing, so that every
+ * test sees its fault at once, as without a fetcher.
+ *
+ * Return: true while one is set.
+ */
+bool fairdie_fault_bypass(u32 source)
+{
+	u32 pid = READ_ONCE(fairdie_fault_starve_pid);
+
+	if (!(READ_ONCE(fairdie_fault_sources) & BIT(source)))
+		return false;
+	return READ_ONCE(fairdie_fault_underflow) ||
+	       READ_ONCE(fairdie_fault_underflow_permille) ||
+	       (pid && pid == (u32)task_tgid_nr(current)) ||
+	       READ_ONCE(fairdie_fault_flaky) > 1 ||
+	       READ_ONCE(fairdie_fault_stuck) || READ_ONCE(fairdie_fault_zeros) ||
+	       READ_ONCE(fairdie_fault_biased);
+}
+
+/**
  * fairdie_fault_absent() - the hardware sources to report absent
  *
  * Return: a bitmask of (1 << FAIRDIE_SRC_x), RDSEED and RDRAND only.

@@ -19,6 +19,7 @@ struct fd_source_ops;
 int fairdie_fault_init(void);
 void fairdie_fault_exit(void);
 bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
+bool fairdie_fault_bypass(u32 source);
 u32 fairdie_fault_absent(void);
 bool fairdie_fault_lose_wakeup(void);
 u32 fairdie_fault_modulo_bits(u64 sides);
@@ -36,6 +37,11 @@ static inline void fairdie_fault_exit(void)
 }
 
 static inline bool fairdie_fault_once(u32 source, u64 *word, bool *ok)
+{
+	return false;
+}
+
+static inline bool fairdie_fault_bypass(u32 source)
 {
 	return false;
 }

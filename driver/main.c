@@ -189,12 +189,13 @@ static int __init fairdie_init(void)
 		pr_err("cannot join the VM fork notifier chain: %d\n", err);
 		goto out_wells_exit;
 	}
+	fairdie_ahead_init();
 	if (fairdie_hwrng_source != FAIRDIE_SRC_AUTO) {
 		err = fairdie_hwrng_register(fairdie_hwrng_source,
 					     hwrng_quality);
 		if (err) {
 			pr_err("cannot register the hwrng: %d\n", err);
-			goto out_vmfork_exit;
+			goto out_ahead_exit;
 		}
 	}
 	err = misc_register(&fairdie_misc);
@@ -210,7 +211,8 @@ static int __init fairdie_init(void)
 
 out_unregister_hwrng:
 	fairdie_hwrng_unregister();
-out_vmfork_exit:
+out_ahead_exit:
+	fairdie_ahead_exit();
 	fairdie_vmfork_exit();
 out_wells_exit:
 	fairdie_wells_exit();
@@ -223,6 +225,7 @@ static void __exit fairdie_exit(void)
 	/* sysfs goes first: its hwrng attribute looks at the pipeline. */
 	misc_deregister(&fairdie_misc);
 	fairdie_hwrng_unregister();
+	fairdie_ahead_exit();
 	fairdie_vmfork_exit();
 	fairdie_wells_exit();
 	fairdie_fault_exit();

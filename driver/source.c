@@ -331,6 +331,19 @@ int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 }
 
 /**
+ * fairdie_source_try() - one try of RDSEED or RDRAND, for the fetcher
+ * @source: FAIRDIE_SRC_RDSEED or FAIRDIE_SRC_RDRAND
+ * @word: receives the bits
+ *
+ * Return: true if the instruction gave a word (not an underflow).
+ */
+bool fairdie_source_try(u32 source, u64 *word)
+{
+	return source == FAIRDIE_SRC_RDSEED ? fairdie_rdseed_once(NULL, word) :
+	       fairdie_rdrand_once(NULL, word);
+}
+
+/**
  * fairdie_source_word() - 64 raw bits from the file's source
  * @ctx: the open file (struct fairdie_file), locked
  * @nonblock: give up with -EAGAIN rather than sleep

@@ -91,6 +91,25 @@ static ssize_t open_files_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(open_files);
 
+static ssize_t ahead_words_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	u64 stale;
+
+	return sysfs_emit(buf, "%llu\n", fairdie_ahead_words(&stale));
+}
+static DEVICE_ATTR_RO(ahead_words);
+
+static ssize_t ahead_stale_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	u64 stale;
+
+	fairdie_ahead_words(&stale);
+	return sysfs_emit(buf, "%llu\n", stale);
+}
+static DEVICE_ATTR_RO(ahead_stale);
+
 static struct attribute *fairdie_attrs[] = {
 	&dev_attr_source.attr,
 	&dev_attr_available_sources.attr,
@@ -102,6 +121,8 @@ static struct attribute *fairdie_attrs[] = {
 	&dev_attr_source_failures.attr,
 	&dev_attr_open_files.attr,
 	&dev_attr_vm_forks.attr,
+	&dev_attr_ahead_words.attr,
+	&dev_attr_ahead_stale.attr,
 	NULL
 };
 

@@ -331,10 +331,11 @@ static void fairdie_well_nap(struct fd_well_client *client)
  * again (places held through naps left the CPUs idle: a quarter of the
  * throughput in the VM). Once the source gave it nothing for
  * FD_HW_SILENT_US / 2 (over any number of rounds), it waits in the source
- * as a lone reader does, where a source silent for everyone fails.
+ * as a lone reader does, where a source silent for everyone fails. Words
+ * fetched ahead on another CPU (driver/ahead.c) come first.
  */
 static u32 fairdie_well_fetch(struct fairdie_well *w,
-			      struct fd_well_client *client,
+			      struct fd_well_client *client, u32 source,
 			      const struct fd_source_ops *raw, void *ctx,
 			      bool nonblock, u64 *buf, u32 k, int *serr)
 {
@@ -343,6 +344,12 @@ static u32 fairdie_well_fetch(struct fairdie_well *w,
 	u32 n;
 
 	*serr = 0;
+	n = fairdie_ahead_take(source, &client->served, buf, k);
+	if (n) {
+		client->dry_since = 0;
+		atomic64_add(64ULL * n, &fairdie_counters.source_bits);
+		return n;
+	}
 	for (n = 0; more && n < k && !READ_ONCE(client->served); n++) {
 		for (;;) {
 			*serr = raw->word(ctx, true, &buf[n]);
@@ -488,8 +495,8 @@ int fairdie_well_fill(struct fairdie_well *w, struct fd_well_client *client,
 			n = 0;
 			serr = -EINTR;
 		} else {
-			n = fairdie_well_fetch(w, client, raw, ctx, nonblock,
-					       buf, k, &serr);
+			n = fairdie_well_fetch(w, client, source, raw, ctx,
+					       nonblock, buf, k, &serr);
 		}
 		mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, client,

@@ -199,6 +199,63 @@ TEST_F(fairdie, rdseed_source)
 	read_rolls(_metadata, self->fd, 6, 10000, 10000, NULL, NULL);
 }
 
+/* Write the module parameter fetch_ahead: 0 or an errno. */
+static int fetch_ahead_write(const char *val)
+{
+	int fd = open(PARAM_DIR "/fetch_ahead", O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
+/*
+ * Where two CPUs are online, RDSEED's readers take words the fetcher put
+ * in its ring on the other CPU (ahead_words rises; read until it has, as
+ * the fetcher may lag on a busy machine and leave the readers to fetch for
+ * themselves); with fetch_ahead off, nobody takes any. The rolls are
+ * checked as every read of read_rolls() is.
+ */
+TEST_F(fairdie, rdseed_fetched_ahead)
+{
+	unsigned long long before, after;
+	char was[8];
+	int i;
+
+	if (!has_src(&self->info, FAIRDIE_SRC_RDSEED))
+		SKIP(return, "no RDSEED on this CPU (GET_INFO lacks the bit)");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: nothing is fetched ahead");
+	ASSERT_TRUE(read_small_file(PARAM_DIR "/fetch_ahead", was, sizeof(was)));
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_SOURCE, FAIRDIE_SRC_RDSEED));
+	ASSERT_EQ(0, set_u32(self->fd, FAIRDIE_IOC_SET_EXTRACTOR,
+			     FAIRDIE_EXT_NONE));
+	ASSERT_EQ(0, set_u64(self->fd, FAIRDIE_IOC_SET_SIDES, 6));
+
+	ASSERT_EQ(0, fetch_ahead_write("1"));
+	before = sysfs_u64("ahead_words");
+	ASSERT_NE(~0ULL, before);
+	/* 20000 d6 rolls take about 800 words; 2000 reads at most. */
+	for (i = 0; i < 2000; i++) {
+		read_rolls(_metadata, self->fd, 6, 20000, 20000, NULL, NULL);
+		after = sysfs_u64("ahead_words");
+		if (after != ~0ULL && after >= before + 512)
+			break;
+	}
+	TH_LOG("fetch_ahead on: %llu words taken from the ring in %d reads",
+	       after - before, i + 1);
+	EXPECT_GE(after, before + 512);
+
+	ASSERT_EQ(0, fetch_ahead_write("0"));
+	before = sysfs_u64("ahead_words");
+	read_rolls(_metadata, self->fd, 6, 20000, 20000, NULL, NULL);
+	EXPECT_EQ(before, sysfs_u64("ahead_words"));
+	ASSERT_EQ(0, fetch_ahead_write(was));
+}
+
 /* ---- the simulated coin ---- */
 
 TEST_F(fairdie, sim_none_biased)
