@@ -14,7 +14,11 @@
  * Then readers caught in the middle of their work (see "Readers caught by
  * the snapshot" below): readers asleep in their wells released by a signal,
  * close() and RESET, each followed by a fresh reader's first 64 bits; a
- * reader streaming without pause; a text line half read.
+ * reader streaming without pause; a text line half read. Last, where the
+ * module fetches RDSEED and RDRAND ahead on another CPU (driver/ahead.c),
+ * "aheadstale OLD NEW": the words of its rings that the fork made stale,
+ * wiped unused (the streaming reader takes from rings that held words at
+ * the snapshot).
  *
  * Usage: vmclone [WAIT_SECONDS]
  * Exit status: 0 when vm_forks rose, 1 when it did not within WAIT_SECONDS
@@ -38,6 +42,7 @@
 #include "fd_names.h"
 
 #define VM_FORKS	"/sys/class/misc/fairdie/vm_forks"
+#define AHEAD_STALE	"/sys/class/misc/fairdie/ahead_stale"
 #define ROLLS		32	/* d6 rolls per line: 6^-32 < 2^-82 to agree */
 #define HWRNG_BYTES	64	/* a whole buffer of the hwrng core, left empty */
 
@@ -83,6 +88,23 @@ static unsigned long vm_forks(void)
 	if (n <= 0)
 		fail(VM_FORKS);
 	return strtoul(buf, NULL, 10);
+}
+
+/*
+ * Words of the rings fetched ahead that a VM fork made stale (wiped
+ * unused), or -1 when they cannot be read.
+ */
+static long long ahead_stale(void)
+{
+	char buf[32] = "";
+	int fd = open(AHEAD_STALE, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtoll(buf, NULL, 10) : -1;
 }
 
 static void read_all(int fd, unsigned char *buf, size_t len, const char *what)
@@ -373,6 +395,7 @@ int main(int argc, char **argv)
 	struct fairdie_info info = { 0 };
 	struct timespec nap = { 0, 50 * 1000 * 1000 };
 	unsigned long before, after;
+	long long stale;
 	int fd[NFILES], hwrng, text;
 	__u32 fmt = FAIRDIE_FMT_TEXT;
 	unsigned char line[64], *nl;
@@ -421,6 +444,7 @@ int main(int argc, char **argv)
 	else
 		printf("# no %sstarve_pid: no blocked readers\n", FAULT_DIR);
 
+	stale = ahead_stale();
 	before = vm_forks();
 	printf("@@clone ready vm_forks %lu\n", before);
 	fflush(stdout);
@@ -449,5 +473,7 @@ int main(int argc, char **argv)
 	pthread_join(streamer, NULL);
 	print_hex("after", "stream", stream_rolls, sizeof(stream_rolls));
 	show("after", fd, hwrng);
+	/* The streaming reader took from rings that held pre-fork words. */
+	printf("aheadstale %lld %lld\n", stale, ahead_stale());
 	return after > before ? 0 : 1;
 }

@@ -31,6 +31,10 @@
 #     flush off a signal gives nothing back, so fresh-sig may still differ:
 #     it is there for the flush after a signal, which gave the pre-fork
 #     bits back while fd_well_begin() restamped readers (issue 28).
+#   - the rings of raw words fetched ahead on another CPU (driver/ahead.c):
+#     the streaming reader takes from rings that held words at the
+#     snapshot, so ahead_stale must rise in both clones (those words were
+#     wiped, not used); with the flush off (the control) it does not.
 # Then the same run once more with the flush switched off (the test build's
 # debugfs knob vmfork_keep): the comparison must now find clones that repeat
 # each other's rolls, which shows that the test catches a missing flush.
@@ -59,6 +63,7 @@ compare() {
 	c && /^vm_forks / { old[c] = $2; new[c] = $3; next }
 	c && /^@@notasleep / { asleep[$2] = 1; next }
 	c && /^after / { v[c, $2] = $3; names[$2] = 1; next }
+	c && /^aheadstale / { as0[c] = $2; as1[c] = $3; next }
 	END {
 		bad = 0; ctl = 0
 		if (!(1 in clones) || !(2 in clones)) {
@@ -74,6 +79,17 @@ compare() {
 			printf "clone %d: vm_forks %s -> %s (%s)\n", i, old[i],
 			       new[i], rose ? "rose" : "DID NOT RISE"
 			if (!rose)
+				bad = 1
+		}
+		# The rings of words fetched ahead: pre-fork words wiped unused.
+		for (i = 1; i <= 2; i++) {
+			ring = (i in as0) && as0[i] + 0 >= 0 && \
+			       as1[i] + 0 > as0[i] + 0
+			printf "clone %d: ahead_stale %s -> %s (%s)\n", i,
+			       as0[i], as1[i], ring ? \
+			       "pre-fork words of the rings wiped" : \
+			       "NO PRE-FORK WORD OF THE RINGS WIPED"
+			if (!ring)
 				bad = 1
 		}
 		if (!("rdseed-vn" in names) && !("rdrand-vn" in names)) {
@@ -145,6 +161,9 @@ for n in $CAUGHT; do
 	grep -Eq "^  $n +(SAME|REST OF A PRE-FORK LINE)" "$log.table" ||
 		missed="$missed $n"
 done
+# Without the flush the rings' pre-fork words are handed out, not wiped.
+grep -q "NO PRE-FORK WORD OF THE RINGS WIPED" "$log.table" ||
+	missed="$missed ahead_stale"
 if [ -n "$missed" ]; then
 	echo "not ok - without the flush these still differ, so they test nothing:$missed"
 	exit 1
