@@ -1,44 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fairdie bench - RDSEED fetched ahead on another CPU, a model of a design
- * the module does not have yet (Documentation/design/fairdie.rst, "Fetching
- * on another CPU").
+ * fairdie bench - driver/ahead.c in userspace: RDSEED fetched ahead on
+ * another CPU into the module's ring (driver/fd_ahead.h), for the wells
+ * of bench_well.c.
  *
- * One fetcher thread, pinned on a CPU of its own, runs the instruction into
- * a buffer of its own, FD_WELL_CHUNK words at a time, and hands each chunk
- * over whole into a ring of BENCH_AHEAD_CHUNKS; the reader, pinned on
- * another CPU, takes a chunk at a time and never runs the instruction
- * itself while the fetcher delivers. Staging the chunk before the hand-over
- * keeps the cache lines the reader last read from stalling the fetcher on
- * each store, and the ring's depth (4 KiB, about 0.28 ms of a RDSEED of 116
- * Mbit/s) covers Peres, which turns a whole block into bits at once.
+ * One fetcher thread, pinned on a CPU of its own, stages FD_WELL_CHUNK
+ * words at a time in a buffer of its own and puts them in the ring; a
+ * reader's well takes words from it first (bench_well_fill(), as
+ * fairdie_well_fill()), waiting for the next chunk up to the module's
+ * FAIRDIE_AHEAD_WAIT_NS, and fetches for itself when the fetcher lags.
  *
- * What the model leaves out: the VM generation of each chunk (always 0
- * here), the fetcher's sleep when no reader asks (here it spins on a flag
- * between measurements), and a fetcher that lags.
+ * What differs from the module: a pthread pinned by the bench (the module
+ * leaves its kthread to the scheduler), which sleeps between measurements
+ * until the bench wakes it (the module's sleeps until a reader asks); a
+ * nap of 50 us while the ring is full that no reader cuts short; no VM
+ * generation (always 0); no fault knobs; milliseconds for jiffies.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <immintrin.h>
 
 #include "bench_ahead.h"
-#include "fd_well.h"
+#include "bench_well.h"
+#include "fd_ahead.h"
 
-/* Chunks the ring holds: 16 of FD_WELL_CHUNK (32) words, 4 KiB. */
-#define BENCH_AHEAD_CHUNKS	16
+/* As driver/ahead.c. */
+#define BENCH_AHEAD_WAIT_NS	100000ULL
+#define BENCH_AHEAD_BACKOFF_MS	2
 /* Underflows in a row after which the fetcher reports the source broken. */
 #define BENCH_AHEAD_GIVE_UP	(1U << 24)
 
-/*
- * What each side writes is on cache lines of its own: a line both write
- * would travel between the CPUs at every word.
- */
 static struct {
-	/* Set up before the thread starts, then read only. */
+	struct fd_ahead_ring ring;
+	pthread_spinlock_t lock;	/* the readers' */
+	pthread_mutex_t sleep;	/* the fetcher's sleep between measurements */
+	pthread_cond_t wake;
 	pthread_t tid;
 	int cpu;
 	bool running;
@@ -46,16 +47,21 @@ static struct {
 	int active __attribute__((aligned(64))); /* a reader takes words */
 	int stop;
 	/* The fetcher's. */
-	u32 head __attribute__((aligned(64)));	/* chunks put in */
-	int idle;		/* it saw !active and stopped */
+	int idle __attribute__((aligned(64)));	/* it saw !active and stopped */
 	int err;		/* it gave up on the source */
 	u64 retries;		/* underflows, added once a chunk */
-	/* The reader's. */
-	u32 tail __attribute__((aligned(64)));	/* chunks taken out */
-	u32 pos;		/* the next word of buf */
-	u64 buf[FD_WELL_CHUNK];	/* the chunk it takes words from */
-	u64 ring[BENCH_AHEAD_CHUNKS][FD_WELL_CHUNK] __attribute__((aligned(64)));
+	/* The readers'. */
+	u64 stall __attribute__((aligned(64)));	/* ms: gave up waiting */
+	u64 taken;
 } ba;
+
+static u64 bench_ahead_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /* A chunk from RDSEED into @loc, the fetcher's own buffer. */
 static int bench_ahead_chunk(u64 *loc)
@@ -80,6 +86,7 @@ static int bench_ahead_chunk(u64 *loc)
 static void *bench_ahead_run(void *arg)
 {
 	u64 loc[FD_WELL_CHUNK];
+	bool full = false;
 	cpu_set_t set;
 
 	(void)arg;
@@ -88,26 +95,65 @@ static void *bench_ahead_run(void *arg)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	while (!__atomic_load_n(&ba.stop, __ATOMIC_ACQUIRE)) {
 		if (!__atomic_load_n(&ba.active, __ATOMIC_ACQUIRE)) {
-			__atomic_store_n(&ba.idle, 1, __ATOMIC_RELEASE);
-			usleep(50);
+			full = false;
+			pthread_mutex_lock(&ba.sleep);
+			while (!__atomic_load_n(&ba.active, __ATOMIC_ACQUIRE) &&
+			       !__atomic_load_n(&ba.stop, __ATOMIC_ACQUIRE)) {
+				__atomic_store_n(&ba.idle, 1, __ATOMIC_RELEASE);
+				pthread_cond_wait(&ba.wake, &ba.sleep);
+			}
+			pthread_mutex_unlock(&ba.sleep);
 			continue;
 		}
 		__atomic_store_n(&ba.idle, 0, __ATOMIC_RELEASE);
-		if (ba.head - __atomic_load_n(&ba.tail, __ATOMIC_ACQUIRE) >=
-		    BENCH_AHEAD_CHUNKS) {
-			_mm_pause();
-			continue;
-		}
-		if (bench_ahead_chunk(loc)) {
+		if (full) {
+			if (fd_ahead_put(&ba.ring, loc, 0))
+				full = false;
+			else
+				usleep(50);	/* FAIRDIE_AHEAD_NAP_US */
+		} else if (bench_ahead_chunk(loc)) {
 			__atomic_store_n(&ba.err, -EIO, __ATOMIC_RELEASE);
 			__atomic_store_n(&ba.active, 0, __ATOMIC_RELEASE);
-			continue;
+		} else {
+			full = true;
 		}
-		memcpy(ba.ring[ba.head % BENCH_AHEAD_CHUNKS], loc, sizeof(loc));
-		__atomic_store_n(&ba.head, ba.head + 1, __ATOMIC_RELEASE);
 	}
 	memset(loc, 0, sizeof(loc));
 	return NULL;
+}
+
+/* fairdie_ahead_take(): words fetched ahead for a well, or 0. */
+static u32 bench_ahead_take(const bool *served, u64 *buf, u32 k)
+{
+	u64 deadline = 0, stale = 0, t;
+	u32 n, spins = 0;
+
+	if (bench_ahead_ns() / 1000000 <
+	    READ_ONCE(ba.stall) + BENCH_AHEAD_BACKOFF_MS)
+		return 0;
+	for (;;) {
+		pthread_spin_lock(&ba.lock);
+		n = fd_ahead_take(&ba.ring, 0, buf, k, &stale);
+		pthread_spin_unlock(&ba.lock);
+		if (n) {
+			ba.taken += n;
+			return n;
+		}
+		if (__atomic_load_n(served, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&ba.err, __ATOMIC_ACQUIRE))
+			return 0;
+		if (!(spins++ % 64)) {
+			t = bench_ahead_ns();
+			if (!deadline) {
+				deadline = t + BENCH_AHEAD_WAIT_NS;
+			} else if (t > deadline) {
+				WRITE_ONCE(ba.stall, t / 1000000);
+				return 0;
+			}
+		}
+		while (!fd_ahead_count(&ba.ring) && spins++ % 64)
+			_mm_pause();
+	}
 }
 
 /**
@@ -122,11 +168,13 @@ int bench_ahead_start(int cpu)
 
 	if (ba.running)
 		return 0;
+	pthread_spin_init(&ba.lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_mutex_init(&ba.sleep, NULL);
+	pthread_cond_init(&ba.wake, NULL);
 	ba.cpu = cpu;
 	ba.stop = 0;
 	ba.active = 0;
 	ba.idle = 0;
-	ba.pos = FD_WELL_CHUNK;
 	err = pthread_create(&ba.tid, NULL, bench_ahead_run, NULL);
 	if (err)
 		return -err;
@@ -135,25 +183,32 @@ int bench_ahead_start(int cpu)
 }
 
 /**
- * bench_ahead_set() - let the fetcher run for a reader, or stop it
- * @on: run (an empty ring) or stop (and wait until it has)
+ * bench_ahead_set() - let the fetcher run for the wells, or stop it
+ * @on: run (the wells take from it) or stop (and wait until it has; what
+ *	the ring holds is wiped)
  */
 void bench_ahead_set(bool on)
 {
 	if (!ba.running)
 		return;
 	if (on) {
-		ba.head = 0;
-		ba.tail = 0;
 		ba.err = 0;
-		ba.pos = FD_WELL_CHUNK;
+		ba.stall = 0;
+		bench_well_ahead = bench_ahead_take;
+		pthread_mutex_lock(&ba.sleep);
 		__atomic_store_n(&ba.idle, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&ba.active, 1, __ATOMIC_RELEASE);
+		pthread_cond_signal(&ba.wake);
+		pthread_mutex_unlock(&ba.sleep);
 		return;
 	}
+	bench_well_ahead = NULL;
 	__atomic_store_n(&ba.active, 0, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&ba.idle, __ATOMIC_ACQUIRE))
 		_mm_pause();
+	pthread_spin_lock(&ba.lock);
+	fd_ahead_wipe(&ba.ring);
+	pthread_spin_unlock(&ba.lock);
 }
 
 /**
@@ -163,37 +218,16 @@ void bench_ahead_stop(void)
 {
 	if (!ba.running)
 		return;
+	bench_ahead_set(false);
+	pthread_mutex_lock(&ba.sleep);
 	__atomic_store_n(&ba.stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_signal(&ba.wake);
+	pthread_mutex_unlock(&ba.sleep);
 	pthread_join(ba.tid, NULL);
 	ba.running = false;
-	memset(ba.ring, 0, sizeof(ba.ring));
-	memset(ba.buf, 0, sizeof(ba.buf));
-}
-
-/**
- * bench_ahead_word() - a struct bench_src word: the next one fetched ahead
- * @src: the reader's source; its words are counted
- * @w: receives the word
- *
- * Return: 0, or -EIO when the fetcher gave up on the source.
- */
-int bench_ahead_word(struct bench_src *src, u64 *w)
-{
-	u32 t = ba.tail;
-
-	if (ba.pos == FD_WELL_CHUNK) {
-		while (__atomic_load_n(&ba.head, __ATOMIC_ACQUIRE) == t) {
-			if (__atomic_load_n(&ba.err, __ATOMIC_ACQUIRE))
-				return -EIO;
-			_mm_pause();
-		}
-		memcpy(ba.buf, ba.ring[t % BENCH_AHEAD_CHUNKS], sizeof(ba.buf));
-		__atomic_store_n(&ba.tail, t + 1, __ATOMIC_RELEASE);
-		ba.pos = 0;
-	}
-	src->words++;
-	*w = ba.buf[ba.pos++];
-	return 0;
+	pthread_cond_destroy(&ba.wake);
+	pthread_mutex_destroy(&ba.sleep);
+	pthread_spin_destroy(&ba.lock);
 }
 
 /**
@@ -204,4 +238,14 @@ int bench_ahead_word(struct bench_src *src, u64 *w)
 u64 bench_ahead_retries(void)
 {
 	return ba.retries;
+}
+
+/**
+ * bench_ahead_taken() - words the wells took from the ring so far
+ *
+ * Return: the count.
+ */
+u64 bench_ahead_taken(void)
+{
+	return ba.taken;
 }

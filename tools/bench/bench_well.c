@@ -15,6 +15,8 @@
 
 #include "bench_well.h"
 
+u32 (*bench_well_ahead)(const bool *served, u64 *buf, u32 k);
+
 /**
  * bench_well_new() - an empty well, started at first use
  * @extractor: enum fairdie_extractor
@@ -106,7 +108,7 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 {
 	u64 buf[FD_WELL_CHUNK];
 	int err = 0, serr = 0;
-	u32 n, k;
+	u32 n, m, k;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -133,12 +135,16 @@ int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 		k = fd_well_words(&w->well, k < p->want_bits ? k : p->want_bits);
 		pthread_mutex_unlock(&w->lock);
 		serr = raw->interrupted(ctx) ? -EINTR : 0;
-		for (n = 0; !serr && n < k &&
-		     !__atomic_load_n(&c->served, __ATOMIC_RELAXED); n++) {
-			serr = raw->word(ctx, false, &buf[n]);
+		/* Words fetched ahead on another CPU come first. */
+		n = bench_well_ahead ? bench_well_ahead(&c->served, buf, k) : 0;
+		for (m = n ? k : 0; !serr && m < k &&
+		     !__atomic_load_n(&c->served, __ATOMIC_RELAXED); m++) {
+			serr = raw->word(ctx, false, &buf[m]);
 			if (serr)
 				break;
 		}
+		if (!n)
+			n = m;
 		pthread_mutex_lock(&w->lock);
 		err = fd_well_begin(&w->well, c, 0);
 		if (!err && n)

@@ -33,6 +33,12 @@ struct bench_well {
 struct bench_well *bench_well_new(u32 extractor);
 void bench_well_free(struct bench_well *w);
 void bench_well_join(struct bench_well *w, struct fd_well_client *c);
+/*
+ * fairdie_ahead_take(): words fetched ahead on another CPU, taken first by
+ * a well that fetches (bench_ahead.c sets it while its fetcher runs).
+ */
+extern u32 (*bench_well_ahead)(const bool *served, u64 *buf, u32 k);
+
 int bench_well_fill(struct bench_well *w, struct fd_well_client *c,
 		    const struct fd_source_ops *raw, void *ctx,
 		    struct fd_pipe *p);

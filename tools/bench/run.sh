@@ -173,9 +173,9 @@ share_max_over_mean light_p99_ms well_share_user_min well_share_cgroup_min"
 
 grep '^BENCH ' "$out/results.md" >"$out/bench.keys"
 # A CPU without RDSEED has no RDSEED figures, only the model of them.
-# The model of words fetched ahead needs RDSEED and a second CPU.
+# The reader fetching for itself, beside the fetcher: RDSEED and two CPUs.
 grep -q '^BENCH ahead_available 1$' "$out/bench.keys" &&
-	required="$required ahead_d6_none_ratio ahead_d6_peres_ratio ahead_weights_2d6_ratio"
+	required="$required self_d6_none_ratio self_d6_peres_ratio self_weights_2d6_ratio"
 if grep -q '^BENCH rdseed_available 0$' "$out/bench.keys"; then
 	required=$(echo "$required" | tr ' ' '\n' |
 		grep -v '^rdseed_\|^well_\|^weights_rdseed_\|^d6_[a-z]*_rolls_per_s$\|^d6_[a-z]*_ratio$')
