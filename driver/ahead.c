@@ -152,7 +152,10 @@ static int fairdie_ahead_thread(void *data)
 	u64 loc[FD_WELL_CHUNK];
 	u32 n = 0, gen = 0;
 
-	/* Only a CPU that nothing else wants. */
+	/*
+	 * Only a CPU that nothing else wants; its naps (TASK_IDLE) do not
+	 * count in the load average.
+	 */
 	sched_set_normal(current, MAX_NICE);
 	while (!kthread_should_stop()) {
 		if (!fairdie_ahead_wanted(a)) {
@@ -172,20 +175,20 @@ static int fairdie_ahead_thread(void *data)
 		if (time_before(jiffies, READ_ONCE(a->stall) +
 				FAIRDIE_AHEAD_BACKOFF_TICKS - 1)) {
 			/* The readers fetch for themselves now: keep off. */
-			usleep_range(FD_HW_NAP_US / 2, FD_HW_NAP_US);
+			usleep_idle_range(FD_HW_NAP_US / 2, FD_HW_NAP_US);
 		} else if (n == FD_WELL_CHUNK) {
 			if (fd_ahead_put(&a->ring, loc, gen)) {
 				n = 0;
 			} else {
 				/* Full: until a reader took half of it. */
 				WRITE_ONCE(a->idle, true);
-				usleep_range(FAIRDIE_AHEAD_NAP_US,
-					     2 * FAIRDIE_AHEAD_NAP_US);
+				usleep_idle_range(FAIRDIE_AHEAD_NAP_US,
+						  2 * FAIRDIE_AHEAD_NAP_US);
 				WRITE_ONCE(a->idle, false);
 			}
 		} else if (!fairdie_ahead_fill(a, loc, &n, &gen)) {
 			/* Underflowing: nap as a reader would. */
-			usleep_range(FD_HW_NAP_US, 2 * FD_HW_NAP_US);
+			usleep_idle_range(FD_HW_NAP_US, 2 * FD_HW_NAP_US);
 		} else if (fairdie_fault_bypass(a->source)) {
 			/* A fault knob set meanwhile: its words are not kept. */
 			n = 0;
