@@ -41,6 +41,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
@@ -146,6 +147,26 @@ static bool fairdie_ahead_fill(struct fairdie_ahead *a, u64 *loc, u32 *n,
 	return true;
 }
 
+/*
+ * The ring is full: nap FAIRDIE_AHEAD_NAP_US, or until a reader that took
+ * half of it wakes the fetcher (usleep_range() would sleep on).
+ */
+static void fairdie_ahead_nap(struct fairdie_ahead *a)
+{
+	ktime_t nap = ns_to_ktime(FAIRDIE_AHEAD_NAP_US * NSEC_PER_USEC);
+
+	WRITE_ONCE(a->idle, true);
+	/* Its barrier pairs with the reader's between take and look. */
+	set_current_state(TASK_IDLE);
+	if (!kthread_should_stop() &&
+	    fd_ahead_count(&a->ring) >= FD_AHEAD_WORDS / 2)
+		schedule_hrtimeout_range(&nap,
+					 FAIRDIE_AHEAD_NAP_US * NSEC_PER_USEC,
+					 HRTIMER_MODE_REL);
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(a->idle, false);
+}
+
 static int fairdie_ahead_thread(void *data)
 {
 	struct fairdie_ahead *a = data;
@@ -163,9 +184,8 @@ static int fairdie_ahead_thread(void *data)
 			memzero_explicit(loc, sizeof(loc));
 			n = 0;
 			WRITE_ONCE(a->idle, true);
+			/* Its barrier pairs with the reader's after @asked. */
 			set_current_state(TASK_INTERRUPTIBLE);
-			/* Pairs with the reader's store of @asked. */
-			smp_mb();
 			if (!kthread_should_stop() && !fairdie_ahead_wanted(a))
 				schedule();
 			__set_current_state(TASK_RUNNING);
@@ -173,24 +193,22 @@ static int fairdie_ahead_thread(void *data)
 			continue;
 		}
 		if (time_before(jiffies, READ_ONCE(a->stall) +
-				FAIRDIE_AHEAD_BACKOFF_TICKS - 1)) {
+				FAIRDIE_AHEAD_BACKOFF_TICKS)) {
 			/* The readers fetch for themselves now: keep off. */
 			usleep_idle_range(FD_HW_NAP_US / 2, FD_HW_NAP_US);
 		} else if (n == FD_WELL_CHUNK) {
 			if (fd_ahead_put(&a->ring, loc, gen)) {
+				memzero_explicit(loc, sizeof(loc));
 				n = 0;
 			} else {
-				/* Full: until a reader took half of it. */
-				WRITE_ONCE(a->idle, true);
-				usleep_idle_range(FAIRDIE_AHEAD_NAP_US,
-						  2 * FAIRDIE_AHEAD_NAP_US);
-				WRITE_ONCE(a->idle, false);
+				fairdie_ahead_nap(a);
 			}
 		} else if (!fairdie_ahead_fill(a, loc, &n, &gen)) {
 			/* Underflowing: nap as a reader would. */
 			usleep_idle_range(FD_HW_NAP_US, 2 * FD_HW_NAP_US);
 		} else if (fairdie_fault_bypass(a->source)) {
 			/* A fault knob set meanwhile: its words are not kept. */
+			memzero_explicit(loc, sizeof(loc));
 			n = 0;
 		}
 		cond_resched();
@@ -222,44 +240,51 @@ static u32 fairdie_ahead_grab(struct fairdie_ahead *a, u64 *buf, u32 k)
  * fairdie_ahead_take() - raw words fetched ahead, for a reader's well
  * @source: the well's source
  * @served: the reader's turn came: stop waiting
+ * @nonblock: take what the ring holds, do not wait for the fetcher
  * @buf: receives the words
  * @k: at most this many, at most FD_WELL_CHUNK
  *
  * Takes the oldest words of the current VM generation from the source's
  * ring; while the ring is empty, waits for the fetcher's next chunk (up to
  * FAIRDIE_AHEAD_WAIT_NS, spinning: a chunk comes every 20 us or so), and
- * wakes it when it sleeps. The caller feeds the words to its well's health
- * tests, as words it fetched itself.
+ * wakes it when it sleeps or naps with the ring half empty. The caller
+ * feeds the words to its well's health tests, as words it fetched itself.
  *
  * Return: how many words were taken; 0 when the caller runs the
  * instruction itself (not a hardware source, fetch_ahead off, one CPU
  * online, a fault knob set, the fetcher lags, the reader's turn came, a
  * signal, or another task wants the CPU).
  */
-u32 fairdie_ahead_take(u32 source, const bool *served, u64 *buf, u32 k)
+u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
+		       u64 *buf, u32 k)
 {
 	struct fairdie_ahead *a;
 	unsigned long now;
-	u64 deadline = 0;
-	u32 n, spins = 0;
+	u64 deadline = 0, t;
+	u32 n, spins;
 
 	if (source != FAIRDIE_SRC_RDSEED && source != FAIRDIE_SRC_RDRAND)
 		return 0;
 	a = fairdie_ahead_of(source);
 	if (!fairdie_ahead_usable(a))
 		return 0;
-	now = jiffies;
-	if (READ_ONCE(a->asked) != now)
-		WRITE_ONCE(a->asked, now);
-	/* Pairs with the fetcher's barrier before it sleeps. */
-	smp_mb();
 	for (;;) {
+		/* Still wanted: the fetcher sleeps two ticks after the last. */
+		now = jiffies;
+		if (READ_ONCE(a->asked) != now)
+			WRITE_ONCE(a->asked, now);
 		n = fairdie_ahead_grab(a, buf, k);
-		/* Asleep or napping, and half the ring gone: wake it. */
+		/*
+		 * Asleep or napping, and half the ring gone: wake it. The
+		 * barrier orders the take (or @asked) before the look at
+		 * @idle, as the fetcher orders @idle before its look at the
+		 * ring (or @asked).
+		 */
+		smp_mb();
 		if (READ_ONCE(a->idle) &&
 		    fd_ahead_count(&a->ring) < FD_AHEAD_WORDS / 2)
 			wake_up_process(a->task);
-		if (n)
+		if (n || nonblock)
 			return n;
 		/* It lagged lately: do not wait for it. */
 		if (time_before(jiffies, READ_ONCE(a->stall) +
@@ -268,18 +293,16 @@ u32 fairdie_ahead_take(u32 source, const bool *served, u64 *buf, u32 k)
 		if (READ_ONCE(*served) || need_resched() ||
 		    signal_pending(current))
 			return 0;
-		/* The clock is read once in 64 looks: it may be slow. */
-		if (!(spins++ % 64)) {
-			u64 t = ktime_get_ns();
-
-			if (!deadline) {
-				deadline = t + FAIRDIE_AHEAD_WAIT_NS;
-			} else if (t > deadline) {
-				WRITE_ONCE(a->stall, jiffies);
-				return 0;
-			}
+		/* A slow clock source: read once in 64 looks at the ring. */
+		t = ktime_get_ns();
+		if (!deadline) {
+			deadline = t + FAIRDIE_AHEAD_WAIT_NS;
+		} else if (t > deadline) {
+			WRITE_ONCE(a->stall, jiffies);
+			return 0;
 		}
-		while (!fd_ahead_count(&a->ring) && spins++ % 64)
+		for (spins = 0; spins < 64 && !fd_ahead_count(&a->ring);
+		     spins++)
 			cpu_relax();
 	}
 }

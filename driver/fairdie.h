@@ -168,7 +168,8 @@ int fairdie_source_hwrng(struct hwrng *rng, u32 source, bool nonblock,
 /* ahead.c */
 void fairdie_ahead_init(void);
 void fairdie_ahead_exit(void);
-u32 fairdie_ahead_take(u32 source, const bool *served, u64 *buf, u32 k);
+u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
+		       u64 *buf, u32 k);
 u64 fairdie_ahead_words(u64 *stale);
 
 /* share.c */

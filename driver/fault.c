@@ -160,7 +160,8 @@ bool fairdie_fault_bypass(u32 source)
 
 	if (!(READ_ONCE(fairdie_fault_sources) & BIT(source)))
 		return false;
-	return READ_ONCE(fairdie_fault_underflow) ||
+	return (READ_ONCE(fairdie_fault_underflow) &&
+		time_before(jiffies, READ_ONCE(fairdie_fault_underflow_end))) ||
 	       READ_ONCE(fairdie_fault_underflow_permille) ||
 	       (pid && pid == (u32)task_tgid_nr(current)) ||
 	       READ_ONCE(fairdie_fault_flaky) > 1 ||

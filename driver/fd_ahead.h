@@ -76,10 +76,15 @@ struct fd_ahead_ring {
 	FD_AHEAD_LINE u64 word[FD_AHEAD_CHUNKS][FD_WELL_CHUNK];
 };
 
-/* Words the ring holds; for a reader, only a hint. */
+/*
+ * Words the ring holds; outside the readers' lock, only a hint (the tail
+ * is read first: the head never falls behind it).
+ */
 static inline u32 fd_ahead_count(const struct fd_ahead_ring *r)
 {
-	return fd_ahead_acquire(&r->head) - fd_ahead_acquire(&r->tail);
+	u32 t = fd_ahead_acquire(&r->tail);
+
+	return fd_ahead_acquire(&r->head) - t;
 }
 
 /**

@@ -344,7 +344,7 @@ static u32 fairdie_well_fetch(struct fairdie_well *w,
 	u32 n;
 
 	*serr = 0;
-	n = fairdie_ahead_take(source, &client->served, buf, k);
+	n = fairdie_ahead_take(source, &client->served, nonblock, buf, k);
 	if (n) {
 		client->dry_since = 0;
 		atomic64_add(64ULL * n, &fairdie_counters.source_bits);

@@ -126,7 +126,7 @@ static void *bench_ahead_run(void *arg)
 static u32 bench_ahead_take(const bool *served, u64 *buf, u32 k)
 {
 	u64 deadline = 0, stale = 0, t;
-	u32 n, spins = 0;
+	u32 n, spins;
 
 	if (bench_ahead_ns() / 1000000 <
 	    READ_ONCE(ba.stall) + BENCH_AHEAD_BACKOFF_MS)
@@ -142,16 +142,15 @@ static u32 bench_ahead_take(const bool *served, u64 *buf, u32 k)
 		if (__atomic_load_n(served, __ATOMIC_RELAXED) ||
 		    __atomic_load_n(&ba.err, __ATOMIC_ACQUIRE))
 			return 0;
-		if (!(spins++ % 64)) {
-			t = bench_ahead_ns();
-			if (!deadline) {
-				deadline = t + BENCH_AHEAD_WAIT_NS;
-			} else if (t > deadline) {
-				WRITE_ONCE(ba.stall, t / 1000000);
-				return 0;
-			}
+		t = bench_ahead_ns();
+		if (!deadline) {
+			deadline = t + BENCH_AHEAD_WAIT_NS;
+		} else if (t > deadline) {
+			WRITE_ONCE(ba.stall, t / 1000000);
+			return 0;
 		}
-		while (!fd_ahead_count(&ba.ring) && spins++ % 64)
+		for (spins = 0; spins < 64 && !fd_ahead_count(&ba.ring);
+		     spins++)
 			_mm_pause();
 	}
 }
