@@ -11,9 +11,10 @@
  * (fairdie_well_fetch()) and turns them into bits meanwhile, so that its
  * rate is the instruction's.
  *
- * A reader never runs the instruction while the fetcher delivers: two
- * CPUs running it at once get less out of it than one on such hosts. It
- * waits for the next chunk up to FAIRDIE_AHEAD_WAIT_NS; past that the
+ * A blocking reader never runs the instruction while the fetcher delivers:
+ * two CPUs running it at once get less out of it than one on such hosts.
+ * It waits for the next chunk up to FAIRDIE_AHEAD_WAIT_NS (a nonblocking
+ * reader takes what the ring holds and does not wait); past that the
  * fetcher lags (its CPU is taken: two readers on two CPUs leave it none,
  * or the instruction underflows), and for FAIRDIE_AHEAD_BACKOFF_TICKS no
  * reader waits for it, they run the instruction themselves as without it,
@@ -148,8 +149,9 @@ static bool fairdie_ahead_fill(struct fairdie_ahead *a, u64 *loc, u32 *n,
 }
 
 /*
- * The ring is full: nap FAIRDIE_AHEAD_NAP_US, or until a reader that took
- * half of it wakes the fetcher (usleep_range() would sleep on).
+ * The ring is full: nap FAIRDIE_AHEAD_NAP_US to twice that, or until a
+ * reader that took half of it wakes the fetcher (usleep_range() would
+ * sleep on).
  */
 static void fairdie_ahead_nap(struct fairdie_ahead *a)
 {
@@ -253,7 +255,8 @@ static u32 fairdie_ahead_grab(struct fairdie_ahead *a, u64 *buf, u32 k)
  * Return: how many words were taken; 0 when the caller runs the
  * instruction itself (not a hardware source, fetch_ahead off, one CPU
  * online, a fault knob set, the fetcher lags, the reader's turn came, a
- * signal, or another task wants the CPU).
+ * signal, another task wants the CPU, or @nonblock and the ring is
+ * empty).
  */
 u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
 		       u64 *buf, u32 k)

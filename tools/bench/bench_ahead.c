@@ -107,10 +107,12 @@ static void *bench_ahead_run(void *arg)
 		}
 		__atomic_store_n(&ba.idle, 0, __ATOMIC_RELEASE);
 		if (full) {
-			if (fd_ahead_put(&ba.ring, loc, 0))
+			if (fd_ahead_put(&ba.ring, loc, 0)) {
+				memzero_explicit(loc, sizeof(loc));
 				full = false;
-			else
+			} else {
 				usleep(50);	/* FAIRDIE_AHEAD_NAP_US */
+			}
 		} else if (bench_ahead_chunk(loc)) {
 			__atomic_store_n(&ba.err, -EIO, __ATOMIC_RELEASE);
 			__atomic_store_n(&ba.active, 0, __ATOMIC_RELEASE);
@@ -118,7 +120,7 @@ static void *bench_ahead_run(void *arg)
 			full = true;
 		}
 	}
-	memset(loc, 0, sizeof(loc));
+	memzero_explicit(loc, sizeof(loc));
 	return NULL;
 }
 
@@ -128,9 +130,6 @@ static u32 bench_ahead_take(const bool *served, u64 *buf, u32 k)
 	u64 deadline = 0, stale = 0, t;
 	u32 n, spins;
 
-	if (bench_ahead_ns() / 1000000 <
-	    READ_ONCE(ba.stall) + BENCH_AHEAD_BACKOFF_MS)
-		return 0;
 	for (;;) {
 		pthread_spin_lock(&ba.lock);
 		n = fd_ahead_take(&ba.ring, 0, buf, k, &stale);
@@ -139,10 +138,13 @@ static u32 bench_ahead_take(const bool *served, u64 *buf, u32 k)
 			ba.taken += n;
 			return n;
 		}
+		t = bench_ahead_ns();
+		/* It lagged lately: do not wait for it. */
+		if (t / 1000000 < READ_ONCE(ba.stall) + BENCH_AHEAD_BACKOFF_MS)
+			return 0;
 		if (__atomic_load_n(served, __ATOMIC_RELAXED) ||
 		    __atomic_load_n(&ba.err, __ATOMIC_ACQUIRE))
 			return 0;
-		t = bench_ahead_ns();
 		if (!deadline) {
 			deadline = t + BENCH_AHEAD_WAIT_NS;
 		} else if (t > deadline) {
