@@ -100,8 +100,11 @@ struct fairdie_ahead {
 };
 
 static struct fairdie_ahead fairdie_aheads[2];
-/* Words readers took from the rings; words wiped for a VM fork. */
-static atomic64_t fairdie_ahead_taken, fairdie_ahead_stale;
+/*
+ * Words readers took from the rings; words wiped for a VM fork; times a
+ * reader gave up waiting for a fetcher that lagged.
+ */
+static atomic64_t fairdie_ahead_taken, fairdie_ahead_stale, fairdie_ahead_lags;
 
 static struct fairdie_ahead *fairdie_ahead_of(u32 source)
 {
@@ -194,8 +197,11 @@ static int fairdie_ahead_thread(void *data)
 			WRITE_ONCE(a->idle, false);
 			continue;
 		}
-		if (time_before(jiffies, READ_ONCE(a->stall) +
-				FAIRDIE_AHEAD_BACKOFF_TICKS)) {
+		if (fairdie_fault_ahead_lags()) {
+			/* Test build: a fetcher whose CPU is taken. */
+			usleep_idle_range(FD_HW_NAP_US, 2 * FD_HW_NAP_US);
+		} else if (time_before(jiffies, READ_ONCE(a->stall) +
+				       FAIRDIE_AHEAD_BACKOFF_TICKS)) {
 			/* The readers fetch for themselves now: keep off. */
 			usleep_idle_range(FD_HW_NAP_US / 2, FD_HW_NAP_US);
 		} else if (n == FD_WELL_CHUNK) {
@@ -302,6 +308,7 @@ u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
 			deadline = t + FAIRDIE_AHEAD_WAIT_NS;
 		} else if (t > deadline) {
 			WRITE_ONCE(a->stall, jiffies);
+			atomic64_inc(&fairdie_ahead_lags);
 			return 0;
 		}
 		for (spins = 0; spins < 64 && !fd_ahead_count(&a->ring);
@@ -313,12 +320,14 @@ u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
 /**
  * fairdie_ahead_words() - words readers took from the fetchers' rings
  * @stale: receives the words wiped unused, fetched before a VM fork
+ * @lags: receives the times a reader gave up waiting for a fetcher
  *
  * Return: the words taken, since the module was loaded.
  */
-u64 fairdie_ahead_words(u64 *stale)
+u64 fairdie_ahead_words(u64 *stale, u64 *lags)
 {
 	*stale = atomic64_read(&fairdie_ahead_stale);
+	*lags = atomic64_read(&fairdie_ahead_lags);
 	return atomic64_read(&fairdie_ahead_taken);
 }
 

@@ -170,7 +170,7 @@ void fairdie_ahead_init(void);
 void fairdie_ahead_exit(void);
 u32 fairdie_ahead_take(u32 source, const bool *served, bool nonblock,
 		       u64 *buf, u32 k);
-u64 fairdie_ahead_words(u64 *stale);
+u64 fairdie_ahead_words(u64 *stale, u64 *lags);
 
 /* share.c */
 struct fairdie_party;

@@ -34,6 +34,9 @@
  * would catch the bug:
  *   lose_wakeup   1: the read or ioctl that frees an open file does not
  *                 wake its pollers
+ *   ahead_lag     1: the fetchers of driver/ahead.c put nothing in their
+ *                 rings, as when their CPU is taken: readers must give up
+ *                 waiting for them within the bound (ahead_lags rises)
  *   modulo_bias   N > 0: reads of a fair die (not a weighted one, not
  *                 DIJKSTRA) make each roll from N fair bits, at least the
  *                 bits that hold sides - 1 and at most 64, reduced modulo
@@ -71,6 +74,7 @@ static bool fairdie_fault_stuck;
 static bool fairdie_fault_zeros;
 static bool fairdie_fault_lose;
 static u32 fairdie_fault_modulo;
+static bool fairdie_fault_ahead_lag;
 static atomic_t fairdie_fault_injected = ATOMIC_INIT(0);
 static u32 fairdie_fault_underflow_permille;
 static u32 fairdie_fault_starve_pid;
@@ -178,6 +182,16 @@ u32 fairdie_fault_absent(void)
 {
 	return READ_ONCE(fairdie_fault_absent_mask) &
 	       (BIT(FAIRDIE_SRC_RDSEED) | BIT(FAIRDIE_SRC_RDRAND));
+}
+
+/**
+ * fairdie_fault_ahead_lags() - whether the fetchers are to fetch nothing
+ *
+ * Return: true while the ahead_lag knob is set.
+ */
+bool fairdie_fault_ahead_lags(void)
+{
+	return READ_ONCE(fairdie_fault_ahead_lag);
 }
 
 /**
@@ -348,6 +362,7 @@ int fairdie_fault_init(void)
 	debugfs_create_x32("absent", 0600, d, &fairdie_fault_absent_mask);
 	debugfs_create_atomic_t("injected", 0400, d, &fairdie_fault_injected);
 	debugfs_create_bool("lose_wakeup", 0600, d, &fairdie_fault_lose);
+	debugfs_create_bool("ahead_lag", 0600, d, &fairdie_fault_ahead_lag);
 	debugfs_create_u32("modulo_bias", 0600, d, &fairdie_fault_modulo);
 	pr_info("fault injection built in: %s/%s\n", "/sys/kernel/debug",
 		KBUILD_MODNAME);

@@ -22,6 +22,7 @@ bool fairdie_fault_once(u32 source, u64 *word, bool *ok);
 bool fairdie_fault_bypass(u32 source);
 u32 fairdie_fault_absent(void);
 bool fairdie_fault_lose_wakeup(void);
+bool fairdie_fault_ahead_lags(void);
 u32 fairdie_fault_modulo_bits(u64 sides);
 int fairdie_fault_modulo_roll(struct fd_pipe *p,
 			      const struct fd_source_ops *ops, void *ctx,
@@ -49,6 +50,11 @@ static inline bool fairdie_fault_bypass(u32 source)
 static inline u32 fairdie_fault_absent(void)
 {
 	return 0;
+}
+
+static inline bool fairdie_fault_ahead_lags(void)
+{
+	return false;
 }
 
 static inline bool fairdie_fault_lose_wakeup(void)

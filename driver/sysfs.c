@@ -94,21 +94,31 @@ static DEVICE_ATTR_RO(open_files);
 static ssize_t ahead_words_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	u64 stale;
+	u64 stale, lags;
 
-	return sysfs_emit(buf, "%llu\n", fairdie_ahead_words(&stale));
+	return sysfs_emit(buf, "%llu\n", fairdie_ahead_words(&stale, &lags));
 }
 static DEVICE_ATTR_RO(ahead_words);
 
 static ssize_t ahead_stale_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	u64 stale;
+	u64 stale, lags;
 
-	fairdie_ahead_words(&stale);
+	fairdie_ahead_words(&stale, &lags);
 	return sysfs_emit(buf, "%llu\n", stale);
 }
 static DEVICE_ATTR_RO(ahead_stale);
+
+static ssize_t ahead_lags_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	u64 stale, lags;
+
+	fairdie_ahead_words(&stale, &lags);
+	return sysfs_emit(buf, "%llu\n", lags);
+}
+static DEVICE_ATTR_RO(ahead_lags);
 
 static struct attribute *fairdie_attrs[] = {
 	&dev_attr_source.attr,
@@ -123,6 +133,7 @@ static struct attribute *fairdie_attrs[] = {
 	&dev_attr_vm_forks.attr,
 	&dev_attr_ahead_words.attr,
 	&dev_attr_ahead_stale.attr,
+	&dev_attr_ahead_lags.attr,
 	NULL
 };
 

@@ -50,6 +50,8 @@ static void faults_off(struct __test_metadata *const _metadata)
 	ASSERT_EQ(0, knob_write("zeros", "0"));
 	ASSERT_EQ(0, knob_write("bias", "0"));
 	ASSERT_EQ(0, knob_write("sources", "0x6"));
+	if (have_fault_knob("ahead_lag"))
+		ASSERT_EQ(0, knob_write("ahead_lag", "0"));
 }
 
 static void sysfs_str(const char *name, char *buf, size_t size)
@@ -120,6 +122,43 @@ static void hw_config(struct __test_metadata *const _metadata, int fd,
 	ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_EXTRACTOR, ext));
 	ASSERT_EQ(0, set_u32(fd, FAIRDIE_IOC_SET_SOURCE, src));
 	ASSERT_EQ(0, ioctl(fd, FAIRDIE_IOC_RESET));
+}
+
+/* ---- words fetched ahead on another CPU ---- */
+
+/*
+ * A fetcher that delivers nothing (ahead_lag: its CPU taken) must not hold
+ * its readers: each gives up waiting within the bound (ahead_lags rises),
+ * fetches for itself, and its read completes.
+ */
+TEST_F_TIMEOUT(fault, ahead_lagging_fetcher_is_left, 60)
+{
+	unsigned long long lags, words, bits;
+	char was[8];
+
+	if (!has_src(&self->info, FAIRDIE_SRC_RDSEED))
+		SKIP(return, "no RDSEED on this CPU");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: nothing is fetched ahead");
+	ASSERT_TRUE(have_fault_knob("ahead_lag"));
+	ASSERT_TRUE(read_small_file(PARAM_DIR "/fetch_ahead", was, sizeof(was)));
+	ASSERT_EQ(0, fetch_ahead_write("1"));
+	hw_config(_metadata, self->fd, FAIRDIE_SRC_RDSEED, FAIRDIE_EXT_NONE, 6);
+	ASSERT_EQ(0, knob_write("ahead_lag", "1"));
+	lags = sysfs_u64("ahead_lags");
+	words = sysfs_u64("ahead_words");
+	bits = sysfs_u64("source_bits");
+	ASSERT_NE(~0ULL, lags);
+	read_rolls(_metadata, self->fd, 6, 100000, 20000, NULL, NULL);
+	TH_LOG("fetcher lagging: %llu waits given up, %llu words from the ring, %llu source bits",
+	       sysfs_u64("ahead_lags") - lags, sysfs_u64("ahead_words") - words,
+	       sysfs_u64("source_bits") - bits);
+	EXPECT_GT(sysfs_u64("ahead_lags"), lags);
+	/* What the ring held before is all it gave: the rest was fetched. */
+	EXPECT_LE(sysfs_u64("ahead_words") - words, 512ULL);
+	EXPECT_GE(sysfs_u64("source_bits") - bits, 100000ULL * 2);
+	ASSERT_EQ(0, knob_write("ahead_lag", "0"));
+	ASSERT_EQ(0, fetch_ahead_write(was));
 }
 
 /* ---- underflow: the retry policy ---- */

@@ -199,19 +199,6 @@ TEST_F(fairdie, rdseed_source)
 	read_rolls(_metadata, self->fd, 6, 10000, 10000, NULL, NULL);
 }
 
-/* Write the module parameter fetch_ahead: 0 or an errno. */
-static int fetch_ahead_write(const char *val)
-{
-	int fd = open(PARAM_DIR "/fetch_ahead", O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
-}
-
 /*
  * Where two CPUs are online, RDSEED's readers take words the fetcher put
  * in its ring on the other CPU (ahead_words rises; read until it has, as

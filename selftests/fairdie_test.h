@@ -278,6 +278,19 @@ static inline unsigned long long sysfs_u64(const char *name)
 	return strtoull(buf, NULL, 10);
 }
 
+/* Write the module parameter fetch_ahead: 0 or an errno. */
+static inline int fetch_ahead_write(const char *val)
+{
+	int fd = open(PARAM_DIR "/fetch_ahead", O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : EIO;
+}
+
 /* Write @val to the fault build's knob @name: 0 or an errno. */
 static inline int knob_write(const char *name, const char *val)
 {
